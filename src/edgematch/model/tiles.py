@@ -1,0 +1,66 @@
+"""Tile geometry: sides, rotations, kinds.
+
+A tile is four colours clockwise from north: N, E, S, W (sides 0..3).  Rotation ``r`` is
+``r`` clockwise quarter turns; after it, side ``s`` shows the tile's original side
+``(s - r) mod 4``, which is exactly ``numpy.roll(tile, r)``.  Colour 0 is the grey border.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N, E, S, W = 0, 1, 2, 3
+SIDE_NAMES = "NESW"
+GREY = 0
+
+INNER, EDGE, CORNER = 0, 1, 2
+KIND_NAMES = {INNER: "inner", EDGE: "edge", CORNER: "corner"}
+
+
+def rotate(edges, rotation: int) -> np.ndarray:
+    """Colours shown on N, E, S, W after ``rotation`` clockwise quarter turns."""
+    return np.roll(np.asarray(edges), rotation % 4, axis=-1)
+
+
+def rotated_table(tiles: np.ndarray) -> np.ndarray:
+    """All four rotations of every tile: array (n, 4 rotations, 4 sides)."""
+    return np.stack([np.roll(tiles, r, axis=1) for r in range(4)], axis=1)
+
+
+def distinct_rotations(edges) -> list[int]:
+    """Rotations that show different edges (a symmetric tile has 1 or 2, others 4)."""
+    seen: set[tuple[int, ...]] = set()
+    result = []
+    for r in range(4):
+        key = tuple(int(c) for c in rotate(edges, r))
+        if key not in seen:
+            seen.add(key)
+            result.append(r)
+    return result
+
+
+def canonical_form(edges) -> tuple[int, ...]:
+    """The smallest rotation as a tuple: equal for tiles that are the same up to rotation."""
+    return min(tuple(int(c) for c in rotate(edges, r)) for r in range(4))
+
+
+def outer_sides(square: int, width: int, height: int) -> tuple[bool, bool, bool, bool]:
+    """Which sides (N, E, S, W) of a square face the outside of the board."""
+    row, col = divmod(square, width)
+    return (row == 0, col == width - 1, row == height - 1, col == 0)
+
+
+def square_kind(square: int, width: int, height: int) -> int:
+    """CORNER, EDGE or INNER, by how many sides of the square face the outside."""
+    return min(sum(outer_sides(square, width, height)), CORNER)
+
+
+def fits_border(edges, rotation: int, square: int, width: int, height: int) -> bool:
+    """True when the rotated tile shows grey on exactly the outer sides of the square."""
+    shown = rotate(edges, rotation)
+    return all((shown[s] == GREY) == out for s, out in enumerate(outer_sides(square, width, height)))
+
+
+def border_rotations(edges, square: int, width: int, height: int) -> list[int]:
+    """The distinct rotations in which a tile fits the border of a square."""
+    return [r for r in distinct_rotations(edges) if fits_border(edges, r, square, width, height)]
