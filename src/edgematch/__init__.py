@@ -1,0 +1,29 @@
+"""edgematch: model, generate, solve, count, optimise, check and draw edge-matching puzzles.
+
+>>> import edgematch
+>>> puzzle = edgematch.load("e2")
+>>> puzzle.width, puzzle.height, puzzle.n_tiles
+(16, 16, 256)
+"""
+
+from .errors import InputError
+from .formats import (
+    format_board,
+    format_puzzle,
+    parse_board,
+    parse_puzzle,
+    read_board,
+    read_puzzle,
+    write_board,
+    write_puzzle,
+)
+from .loading import load, load_board
+from .model import EMPTY, Board, Hint, Puzzle, Verification, parse_square, square_name
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board", "EMPTY", "Hint", "InputError", "Puzzle", "Verification", "format_board", "format_puzzle",
+    "load", "load_board", "parse_board", "parse_puzzle", "parse_square", "read_board", "read_puzzle",
+    "square_name", "write_board", "write_puzzle",
+]

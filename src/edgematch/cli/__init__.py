@@ -1,0 +1,1 @@
+"""The ``edgematch`` command line: one module per subcommand, parsing and printing only."""

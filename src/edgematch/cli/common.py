@@ -1,0 +1,67 @@
+"""Argument helpers shared by subcommands: puzzle/board arguments, JSON and file output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ..loading import load, load_board
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples in epilogs as written."""
+
+
+def add_puzzle_argument(parser: argparse.ArgumentParser, optional: bool = False) -> None:
+    parser.add_argument(
+        "puzzle",
+        nargs="?" if optional else None,
+        help="a bundled puzzle name (see 'edgematch info --list') or a puzzle file",
+    )
+    parser.add_argument("--format", dest="puzzle_format", metavar="FMT", help="puzzle file format (default: detect)")
+
+
+def add_board_argument(parser: argparse.ArgumentParser, optional: bool = False) -> None:
+    parser.add_argument(
+        "board",
+        nargs="?" if optional else None,
+        help="a board file, an e2.bucas.name viewer URL or a bundled record board (record/NAME)",
+    )
+    parser.add_argument("--board-format", metavar="FMT", help="board file format (default: detect)")
+
+
+def puzzle_from(args):
+    return load(args.puzzle, args.puzzle_format)
+
+
+def board_from(args, puzzle):
+    return load_board(puzzle, args.board, args.board_format)
+
+
+def print_json(data) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write to a file, or to standard output for None or '-'."""
+    if path in (None, "-"):
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    try:
+        Path(path).write_text(text)
+    except OSError as exc:
+        raise InputError(f"cannot write file ({exc.strerror})", path) from None
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    return value
