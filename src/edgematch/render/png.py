@@ -53,8 +53,14 @@ def tiles_png(
     return image
 
 
+#: Supersampling is skipped where it would make the drawing surface larger than this.
+MAX_SUPERSAMPLED_PIXELS = 40_000_000
+
+
 def scene_image(scene: Scene, supersample: int = 2) -> Image.Image:
     k = max(1, int(supersample))
+    while k > 1 and scene.width * scene.height * k * k > MAX_SUPERSAMPLED_PIXELS:
+        k -= 1
     image = Image.new("RGB", (scene.width * k, scene.height * k), scene.background)
     draw = ImageDraw.Draw(image)
     for shape in scene.shapes:
