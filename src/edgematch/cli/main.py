@@ -50,7 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already printed
+        return int(stop.code or 0)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
