@@ -131,8 +131,8 @@ def no_hints(puzzle: Puzzle, fmt: str) -> None:
     if puzzle.hints:
         raise InputError(
             f"the {fmt} format cannot store hints and this puzzle has {len(puzzle.hints)}; "
-            "write it without hints (Puzzle.without_hints()) or use a format that keeps them "
-            "(edgematch, heule, benoist)"
+            "write it without hints (for example e2-bare instead of e2, or Puzzle.without_hints()) "
+            "or use a format that keeps them (edgematch, heule, benoist)"
         )
 
 
