@@ -137,7 +137,6 @@ BOARD = "board 3 2\n1/1 . 5/0\n. 3/2 .\n"
     (BOARD.replace("1/1", "7/1"), 2, "does not exist"),
     (BOARD.replace("1/1", "0/1"), 2, "does not exist"),
     (BOARD.replace("1/1", "1/4"), 2, "rotation 4"),
-    (BOARD.replace("3/2", "1/2"), 3, "tile 1 is placed twice (A1 and B2)"),
 ])
 def test_board_errors_name_the_line(text, line, message):
     puzzle = read(SMALL)

@@ -81,7 +81,6 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     width = puzzle.width
     tiles = np.full(puzzle.n_squares, EMPTY, dtype=np.int64)
     rotations = np.zeros(puzzle.n_squares, dtype=np.int64)
-    seen: dict[int, int] = {}
     for r, line in enumerate(rows):
         cells = line.text.split()
         if len(cells) != width:
@@ -101,10 +100,6 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
                                  source, line.number)
             if rotation > 3:
                 raise InputError(f"square {where}: rotation {rotation} is not 0..3", source, line.number)
-            if piece - 1 in seen:
-                raise InputError(f"piece {piece} is placed twice ({square_name(seen[piece - 1], width)} and {where})",
-                                 source, line.number)
-            seen[piece - 1] = square
             tiles[square], rotations[square] = piece - 1, rotation
     return Board(puzzle, tiles, rotations)
 

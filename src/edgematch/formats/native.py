@@ -148,7 +148,6 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
                          source, rows[height].number)
     tiles = np.full(width * height, EMPTY, dtype=np.int64)
     rotations = np.zeros(width * height, dtype=np.int64)
-    seen: dict[int, int] = {}
     for r, line in enumerate(rows):
         cells = line.text.split()
         if len(cells) != width:
@@ -159,12 +158,6 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
             if cell == ".":
                 continue
             tile, rotation = _read_cell(cell, puzzle, source, line.number, square_name(square, width))
-            if tile in seen:
-                raise InputError(
-                    f"tile {tile + 1} is placed twice ({square_name(seen[tile], width)} and {square_name(square, width)})",
-                    source, line.number,
-                )
-            seen[tile] = square
             tiles[square], rotations[square] = tile, rotation
     return Board(puzzle, tiles, rotations)
 
