@@ -1,0 +1,423 @@
+"""Tabu search over the assignment neighbourhood (Schaus & Deville 2008, Algorithm 1).
+
+Scikit-learn style: parameters in the constructor, the puzzle in the call::
+
+    search = TabuVLNS(set_size=16, seed=7)
+    result = search.optimize(puzzle, time_limit=60)
+    result.best_score, result.best_board, result.history
+
+The moves run in a compiled loop (:mod:`.tabu_kernel`) in batches of about
+``batch_seconds``; between batches Python checks the clock and the other end conditions
+and calls ``callback(progress)``, which can save a checkpoint (``progress.state()``) or
+stop the search by returning False.  Everything the search needs to continue is in a
+:class:`SearchState` (board, best board, tabu lists, random generator, counters, elapsed
+time); ``optimize(..., state=saved)`` continues exactly where ``saved`` was taken.
+
+About the defaults: the paper describes Algorithm 1 and its rules (violated squares
+chosen first, tenures drawn between two bounds, diversification by random swap-and-rotate
+moves on a plateau, intensification by restoring the best board after a number of
+plateaus without a new best, end after a number of intensifications) but publishes none
+of the numbers.  The defaults here follow its rules with values tuned on ``e2`` (see
+docs/optimize.md); every one can be changed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Board, Puzzle
+from . import tabu_kernel as K
+from .kernels import all_matches
+from .rng import seed_state
+from .starts import random_start
+from .state import LocalState
+from .tables import build_tables
+
+SELECTION_CODES = {"random": K.SEL_RANDOM, "violated": K.SEL_VIOLATED, "checkerboard": K.SEL_CHECKERBOARD}
+ROTATION_CODES = {"best": K.ROT_BEST, "random": K.ROT_RANDOM}
+TIE_CODES = {"first": 0, "random": 1}
+#: the arc tabu table is exact up to this many entries (n_squares**2), hashed beyond
+MAX_ARC_TABLE = 1 << 22
+
+
+@dataclass(frozen=True)
+class TabuParams:
+    """Every parameter of Algorithm 1.
+
+    set_size, set_size_max:
+        |S|, the number of holes per move (drawn uniformly in ``set_size..set_size_max``
+        each move when ``set_size_max`` is larger).
+    selection:
+        How S is chosen: ``violated`` (most unmatched sides first, the paper's choice),
+        ``random`` or ``checkerboard`` (one colour of the chessboard).
+    position_tenure:
+        (min, max) moves a square stays tabu after being in S (0, 0: no such tabu list).
+    arc_tenure:
+        (min, max) moves the reverse of a piece's move stays forbidden.
+    plateau_length:
+        Moves without a score above the best since the last diversification that make a
+        plateau (0: never diversify).
+    diversify_moves:
+        Random swap-and-rotate moves made on a plateau.
+    diversify_rotation:
+        ``best`` (each exchanged tile turned to its best fitting rotation) or ``random``.
+    intensify_after:
+        Plateaus without a new best after which the best board is restored (0: never).
+    max_intensifications:
+        End condition of the paper: stop after that many intensifications (0: no limit;
+        time, moves and target end a run too).
+    tie_break:
+        ``random``: among optimal assignments (and equally good rotations) one is taken
+        at random, so that the search drifts across plateaus; ``first``: deterministic.
+    """
+
+    set_size: int = 12
+    set_size_max: int | None = 24
+    selection: str = "violated"
+    position_tenure: tuple[int, int] = (2, 6)
+    arc_tenure: tuple[int, int] = (5, 20)
+    plateau_length: int = 3000
+    diversify_moves: int = 4
+    diversify_rotation: str = "best"
+    intensify_after: int = 30
+    max_intensifications: int = 0
+    tie_break: str = "random"
+
+    def __post_init__(self):
+        object.__setattr__(self, "position_tenure", tuple(int(x) for x in self.position_tenure))
+        object.__setattr__(self, "arc_tenure", tuple(int(x) for x in self.arc_tenure))
+        self.validate()
+
+    def validate(self) -> None:
+        if self.set_size < 2:
+            raise InputError(f"set_size {self.set_size} is too small (at least 2)")
+        if self.set_size_max is not None and self.set_size_max < self.set_size:
+            raise InputError(f"set_size_max {self.set_size_max} is below set_size {self.set_size}")
+        if self.selection not in SELECTION_CODES:
+            raise InputError(f"unknown selection '{self.selection}' (known: {', '.join(SELECTION_CODES)})")
+        if self.diversify_rotation not in ROTATION_CODES:
+            raise InputError(f"unknown diversify_rotation '{self.diversify_rotation}' (best or random)")
+        if self.tie_break not in TIE_CODES:
+            raise InputError(f"unknown tie_break '{self.tie_break}' (random or first)")
+        for name in ("position_tenure", "arc_tenure"):
+            low, high = getattr(self, name)
+            if len(getattr(self, name)) != 2 or low < 0 or high < low:
+                raise InputError(f"{name} must be two bounds 0 <= min <= max, got {getattr(self, name)}")
+        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications"):
+            if getattr(self, name) < 0:
+                raise InputError(f"{name} must not be negative")
+
+    @classmethod
+    def plain_lns(cls, set_size: int, selection: str = "random") -> "TabuParams":
+        """The bare large-neighbourhood move of the paper's Figure 3: no tabu lists, no
+        diversification, no intensification."""
+        return cls(set_size=set_size, set_size_max=None, selection=selection, position_tenure=(0, 0),
+                   arc_tenure=(0, 0), plateau_length=0, diversify_moves=0, intensify_after=0)
+
+    def as_array(self, n_squares: int) -> np.ndarray:
+        size_max = self.set_size if self.set_size_max is None else self.set_size_max
+        cap = max(2, n_squares)
+        values = np.zeros(K.N_PARAMS, dtype=np.int64)
+        values[K.P_SIZE_MIN] = min(self.set_size, cap)
+        values[K.P_SIZE_MAX] = min(size_max, cap)
+        values[K.P_SELECTION] = SELECTION_CODES[self.selection]
+        values[K.P_POS_MIN], values[K.P_POS_MAX] = self.position_tenure
+        values[K.P_ARC_MIN], values[K.P_ARC_MAX] = self.arc_tenure
+        values[K.P_PLATEAU] = self.plateau_length
+        values[K.P_DIV_MOVES] = self.diversify_moves
+        values[K.P_DIV_ROTATION] = ROTATION_CODES[self.diversify_rotation]
+        values[K.P_INTENSIFY] = self.intensify_after
+        values[K.P_MAX_INTENSIFY] = self.max_intensifications
+        values[K.P_TIE_RANDOM] = TIE_CODES[self.tie_break]
+        return values
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["position_tenure"] = list(self.position_tenure)
+        data["arc_tenure"] = list(self.arc_tenure)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "TabuParams":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise InputError(f"unknown tabu parameter(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+# --------------------------------------------------------------------------- state
+@dataclass
+class SearchState:
+    """Everything a search needs to continue: saved in checkpoints, restored on resume."""
+
+    tile: np.ndarray
+    rot: np.ndarray
+    best_tile: np.ndarray
+    best_rot: np.ndarray
+    tabu_pos: np.ndarray
+    tabu_arc: np.ndarray
+    rng: np.ndarray  # xoshiro256** words
+    counters: np.ndarray
+    elapsed: float = 0.0
+    history: list[tuple[float, int]] = field(default_factory=list)
+
+    @property
+    def moves(self) -> int:
+        return int(self.counters[K.MOVES])
+
+    @property
+    def score(self) -> int:
+        return int(self.counters[K.SCORE])
+
+    @property
+    def best_score(self) -> int:
+        return int(self.counters[K.BEST])
+
+    def copy(self) -> "SearchState":
+        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:8]), self.elapsed, list(self.history))
+
+    def board(self, puzzle: Puzzle) -> Board:
+        return Board(puzzle, self.tile.astype(np.int32), self.rot.astype(np.int8))
+
+    def best_board(self, puzzle: Puzzle) -> Board:
+        return Board(puzzle, self.best_tile.astype(np.int32), self.best_rot.astype(np.int8))
+
+    def to_bytes(self) -> bytes:
+        """A compressed NumPy archive of the state (what a checkpoint stores)."""
+        buffer = io.BytesIO()
+        arrays = {f.name: getattr(self, f.name) for f in fields(self)[:8]}
+        meta = json.dumps({"elapsed": self.elapsed, "history": self.history})
+        np.savez_compressed(buffer, meta=np.frombuffer(meta.encode(), dtype=np.uint8), **arrays)
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "SearchState":
+        with np.load(io.BytesIO(data)) as archive:
+            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:8]}
+            meta = json.loads(bytes(archive["meta"]).decode())
+        return cls(**arrays, elapsed=float(meta["elapsed"]), history=[tuple(h) for h in meta["history"]])
+
+    @classmethod
+    def fresh(cls, start: LocalState, rng_words: np.ndarray) -> "SearchState":
+        n = start.puzzle.n_squares
+        counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
+        counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = start.score
+        return cls(
+            tile=start.tile.copy(), rot=start.rot.copy(), best_tile=start.tile.copy(), best_rot=start.rot.copy(),
+            tabu_pos=np.zeros(n, dtype=np.int64), tabu_arc=np.zeros(min(n * n, MAX_ARC_TABLE), dtype=np.int64),
+            rng=rng_words.astype(np.uint64), counters=counters, elapsed=0.0, history=[(0.0, start.score)],
+        )
+
+
+# --------------------------------------------------------------------------- results
+@dataclass
+class Progress:
+    """What a callback sees between batches."""
+
+    seconds: float
+    moves: int
+    score: int
+    best_score: int
+    max_score: int
+    moves_per_second: float
+    improved: bool
+    _search: "_Running"
+
+    def state(self) -> SearchState:
+        """A copy of the full search state (for a checkpoint)."""
+        return self._search.state.copy()
+
+    def best_board(self) -> Board:
+        return self._search.state.best_board(self._search.puzzle)
+
+    def board(self) -> Board:
+        return self._search.state.board(self._search.puzzle)
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return counter_dict(self._search.state.counters)
+
+
+@dataclass
+class LocalSearchResult:
+    """The outcome of :meth:`TabuVLNS.optimize`.
+
+    ``history`` lists ``(seconds, best score)`` each time a batch ended with a new best
+    (seconds count from the start of the run, resumed runs included).
+    """
+
+    best_score: int
+    best_board: Board
+    board: Board
+    score: int
+    max_score: int
+    seconds: float
+    moves: int
+    stopped_by: str
+    history: list[tuple[float, int]]
+    statistics: dict[str, Any]
+    state: SearchState
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else 0.0
+
+
+def counter_dict(counters: np.ndarray) -> dict[str, int]:
+    names = ["moves", "score", "best", "plateau_ref", "last_progress", "plateaus", "intensifications",
+             "diversifications", "best_move", "changing_moves"]
+    return {name: int(counters[i]) for i, name in enumerate(names)}
+
+
+@dataclass
+class _Running:
+    puzzle: Puzzle
+    state: SearchState
+
+
+ProgressCallback = Callable[[Progress], Any]
+
+
+# --------------------------------------------------------------------------- the search
+class TabuVLNS:
+    """Tabu search with the very large (assignment) neighbourhood.
+
+    ``TabuVLNS(params=None, *, seed=None, batch_seconds=0.1, **overrides)``: ``overrides``
+    are :class:`TabuParams` fields (``TabuVLNS(set_size=8)``).
+    """
+
+    def __init__(self, params: TabuParams | None = None, *, seed: int | None = None, batch_seconds: float = 0.1,
+                 **overrides):
+        params = params or TabuParams()
+        if overrides:
+            unknown = set(overrides) - {f.name for f in fields(TabuParams)}
+            if unknown:
+                raise InputError(f"unknown tabu parameter(s): {', '.join(sorted(unknown))}")
+            params = replace(params, **overrides)
+        self.params = params
+        self.seed = seed
+        self.batch_seconds = batch_seconds
+
+    # ------------------------------------------------------------------ states
+    def _seeds(self) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
+        start_seq, search_seq = np.random.SeedSequence(self.seed).spawn(2)
+        return start_seq, search_seq
+
+    def initial_state(self, puzzle: Puzzle, start_board: Board | None = None) -> SearchState:
+        """The state a fresh search starts from (a random start when no board is given)."""
+        start_seq, search_seq = self._seeds()
+        if start_board is None:
+            start_board = random_start(puzzle, np.random.default_rng(start_seq))
+        elif start_board.puzzle != puzzle:
+            raise InputError("the start board belongs to another puzzle")
+        local = LocalState.from_board(start_board)
+        return SearchState.fresh(local, seed_state(search_seq))
+
+    # ------------------------------------------------------------------ the run
+    def optimize(self, puzzle: Puzzle, start_board: Board | None = None, *, time_limit: float | None = None,
+                 max_moves: int | None = None, target: int | None = None, callback: ProgressCallback | None = None,
+                 state: SearchState | None = None) -> LocalSearchResult:
+        """Improve a board until an end condition; returns the best board found.
+
+        ``time_limit`` (seconds of this call), ``max_moves`` (total moves of the run),
+        ``target`` (stop once the best score reaches it; default the maximum score) and
+        the paper's ``max_intensifications`` end a run; so does a callback returning
+        False.  ``state`` continues a saved search (``start_board`` is then ignored).
+        """
+        if time_limit is None and max_moves is None and not self.params.max_intensifications:
+            raise InputError("give an end condition: time_limit, max_moves or max_intensifications")
+        tables = build_tables(puzzle)
+        if state is None:
+            state = self.initial_state(puzzle, start_board)
+        else:
+            state = state.copy()
+            self._check_state(puzzle, state)
+        target = puzzle.max_score if target is None else int(target)
+        params = self.params.as_array(puzzle.n_squares)
+        movable = np.flatnonzero(~tables.fixed).astype(np.int64)
+        matched = np.zeros(puzzle.n_squares, dtype=np.int64)
+        state.counters[K.SCORE] = all_matches(tables.rotated, tables.neighbours, state.tile, state.rot, matched)
+        running = _Running(puzzle, state)
+
+        started = time.perf_counter()
+        base_elapsed = state.elapsed
+        batch = 256
+        stopped_by = None
+        last_best = state.best_score
+        if state.best_score >= target:
+            stopped_by = "target"
+        while stopped_by is None:
+            end = state.moves + batch
+            if max_moves is not None:
+                end = min(end, int(max_moves))
+            moves_before = state.moves
+            t0 = time.perf_counter()
+            code = K.tabu_run(tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
+                              tables.inner_sides, movable, state.tile, state.rot, matched, state.best_tile,
+                              state.best_rot, state.tabu_pos, state.tabu_arc, state.rng, state.counters, params,
+                              end, target)
+            now = time.perf_counter()
+            spent = now - t0
+            state.elapsed = base_elapsed + (now - started)
+            improved = state.best_score > last_best
+            if improved:
+                state.history.append((round(state.elapsed, 4), state.best_score))
+                last_best = state.best_score
+            if code == K.TARGET_REACHED:
+                stopped_by = "target"
+            elif code == K.INTENSIFICATIONS_DONE:
+                stopped_by = "intensifications"
+            elif max_moves is not None and state.moves >= max_moves:
+                stopped_by = "moves"
+            elif time_limit is not None and now - started >= time_limit:
+                stopped_by = "time"
+            if callback is not None:
+                progress = Progress(
+                    seconds=state.elapsed, moves=state.moves, score=state.score, best_score=state.best_score,
+                    max_score=puzzle.max_score, moves_per_second=(state.moves - moves_before) / spent if spent > 0 else 0.0,
+                    improved=improved, _search=running,
+                )
+                if callback(progress) is False and stopped_by is None:
+                    stopped_by = "callback"
+            # aim at batch_seconds per batch, without ever running past the time limit by much
+            if spent > 0:
+                goal = self.batch_seconds
+                if time_limit is not None:
+                    goal = max(min(goal, time_limit - (now - started)), 0.005)
+                batch = int(min(max(batch * goal / spent, 16), batch * 4))
+            else:
+                batch *= 4
+        seconds = state.elapsed
+        best_board = state.best_board(puzzle)
+        return LocalSearchResult(
+            best_score=state.best_score, best_board=best_board, board=state.board(puzzle), score=state.score,
+            max_score=puzzle.max_score, seconds=seconds, moves=state.moves, stopped_by=stopped_by,
+            history=list(state.history), statistics=counter_dict(state.counters) | {"params": self.params.to_dict(),
+                                                                                     "seed": self.seed},
+            state=state,
+        )
+
+    @staticmethod
+    def _check_state(puzzle: Puzzle, state: SearchState) -> None:
+        n = puzzle.n_squares
+        shapes_ok = (state.tile.shape == (n,) and state.rot.shape == (n,) and state.best_tile.shape == (n,)
+                     and state.tabu_pos.shape == (n,) and state.counters.shape == (K.N_COUNTERS,)
+                     and state.rng.shape == (4,))
+        if not shapes_ok:
+            raise InputError("the saved search state does not belong to this puzzle")
+        for arr in (state.tile, state.best_tile):
+            if sorted(arr.tolist()) != list(range(puzzle.n_tiles)):
+                raise InputError("the saved search state is not a complete board of this puzzle")
+        state.tile = state.tile.astype(np.int64)
+        state.rot = state.rot.astype(np.int64)
+        state.best_tile = state.best_tile.astype(np.int64)
+        state.best_rot = state.best_rot.astype(np.int64)
+        state.rng = state.rng.astype(np.uint64)
