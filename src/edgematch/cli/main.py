@@ -14,7 +14,7 @@ import sys
 from ..errors import InputError
 
 # Order = order shown in --help.
-SUBCOMMANDS = ["info", "generate", "convert", "show", "score", "verify"]
+SUBCOMMANDS = ["info", "generate", "convert", "show", "score", "verify", "optimize", "runs"]
 
 EPILOG = """examples:
   edgematch info e2                      facts about the official puzzle

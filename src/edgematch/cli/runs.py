@@ -1,0 +1,70 @@
+"""``edgematch runs``: the optimisation runs recorded in the run database."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from .common import HelpFormatter, print_json
+
+EXAMPLES = """examples:
+  edgematch runs                        the latest runs (newest first)
+  edgematch runs --json --db my.sqlite  every run of another database, as JSON
+  edgematch runs --run 12               one run: parameters, best board, viewer URL
+"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("runs", help="list the recorded optimisation runs", epilog=EXAMPLES,
+                       formatter_class=HelpFormatter)
+    p.add_argument("--db", metavar="PATH", help="run database (default: runs.sqlite in the user data directory)")
+    p.add_argument("--json", action="store_true", help="print the runs as JSON")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the N newest runs")
+    p.add_argument("--run", type=int, metavar="RUN", help="details of one run")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..runs import RunStore, default_db_path
+    from pathlib import Path
+
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    path = args.db if args.db is not None else default_db_path()
+    if args.db is not None and not Path(path).exists():
+        raise InputError("no such run database", str(path))
+    with RunStore(path) as store:
+        if args.run is not None:
+            record = store.run(args.run)
+            data = record.to_dict()
+            best = store.best(args.run)
+            checkpoint = store.latest_checkpoint(args.run)
+            data["best_board"] = best["board"] if best else None
+            data["best_url"] = best["url"] if best else None
+            data["bests"] = [{k: b[k] for k in ("seconds", "moves", "score")} for b in store.bests(args.run)]
+            data["last_checkpoint"] = None if checkpoint is None else {
+                k: checkpoint[k] for k in ("created", "seconds", "moves", "best_score")}
+            if args.json:
+                print_json(data)
+                return 0
+            for key in ("id", "puzzle_name", "status", "seed", "start", "created", "updated", "seconds", "moves",
+                        "best_score", "max_score", "budget_seconds"):
+                print(f"{key:>15}: {data[key]}")
+            print(f"{'params':>15}: {data['params']}")
+            if data["last_checkpoint"]:
+                c = data["last_checkpoint"]
+                print(f"{'checkpoint':>15}: {c['seconds']:.1f} s, {c['moves']} moves, best {c['best_score']}")
+            if data["best_url"]:
+                print(data["best_url"])
+            return 0
+        records = store.runs(args.limit)
+        if args.json:
+            print_json({"db": str(store.path), "runs": [r.to_dict() for r in records]})
+            return 0
+        if not records:
+            print(f"no runs in {store.path}")
+            return 0
+        print(f"{'run':>5} {'puzzle':<14} {'status':<11} {'best':>9} {'seconds':>9} {'moves':>12} {'seed':>20}  created")
+        for r in records:
+            best = f"{r.best_score}/{r.max_score}" if r.best_score is not None else "-"
+            print(f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {best:>9} {r.seconds:>9.1f} {r.moves:>12} "
+                  f"{str(r.seed):>20}  {r.created}")
+    return 0

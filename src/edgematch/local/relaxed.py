@@ -1,0 +1,297 @@
+"""The CP start of section 5: solve the puzzle with the joins of k squares relaxed.
+
+Schaus & Deville relax the joins of k pairwise non-adjacent squares (chosen at random),
+solve the relaxed problem with CP under a time limit, and fill the relaxed squares
+optimally with the assignment move.  When CP finds no solution in time they complete "the
+largest partial assignment (deepest node of the search tree)" at random.
+
+Two exact engines solve the relaxed problem here:
+
+* ``dfs`` (default): a compiled depth-first search in row-scan order over the non-relaxed
+  squares, candidates (tile, fitting rotation) in a random order per square, every join
+  between two placed squares checked.  A relaxed square stays empty during the search, so
+  the joins around it are free, exactly as in the relaxed problem; the search is complete
+  (given time it proves the relaxed problem has no solution) and it remembers its deepest
+  board, which the paper's fallback needs.  It differs from the paper's Gecode model in the
+  branching: a fixed scan order instead of first-fail on the (piece, orientation) domains.
+* ``cpsat``: the CP model (tile and colour variables, table constraints, AllDifferent)
+  solved by OR-Tools CP-SAT.  CP-SAT does not expose a deepest node, so without a
+  solution the start falls back to a random board; on the 16x16 the model is too large for
+  CP-SAT to find a solution within a minute on two cores, so it is meant for small puzzles.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+from ortools.sat.python import cp_model
+
+from ..errors import InputError
+from ..model import EMPTY, Board, Puzzle
+from ..model import tiles as T
+from .neighbourhood import assignment_move
+from .starts import complete_randomly
+from .state import LocalState
+from .tables import build_tables
+
+ENGINES = ("dfs", "cpsat")
+DEPTH, NODES, DEEPEST, DONE = range(4)
+RUNNING, SOLVED, EXHAUSTED = 0, 1, 2
+SLICE_NODES = 200_000
+
+
+@dataclass
+class RelaxedStart:
+    """A starting board from the relaxed problem and how it was obtained."""
+
+    board: Board
+    relaxed: list[int]
+    solved: bool  # the relaxed problem was solved (every non-relaxed join matches)
+    placed: int  # squares of the deepest / solved board placed by the engine (hints included)
+    cp_score: int  # score of that board before completion and assignment
+    seconds: float
+    status: str  # solved, exhausted (no solution exists), time
+    nodes: int = 0
+    engine: str = "dfs"
+    info: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": "cp", "engine": self.engine, "relaxed": len(self.relaxed), "solved": self.solved,
+                "placed": self.placed, "cp_score": self.cp_score, "score": self.board.score(),
+                "seconds": round(self.seconds, 3), "status": self.status, "nodes": self.nodes}
+
+
+def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
+    """``count`` pairwise non-adjacent, non-hint squares at random (fewer if impossible)."""
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    t = build_tables(puzzle)
+    chosen: list[int] = []
+    taken = np.zeros(puzzle.n_squares, dtype=bool)
+    for q in rng.permutation(puzzle.n_squares):
+        if len(chosen) >= count:
+            break
+        if t.fixed[q] or any(taken[nb] for nb in t.neighbours[q] if nb >= 0):
+            continue
+        taken[q] = True
+        chosen.append(int(q))
+    return sorted(chosen)
+
+
+def relaxed_cp_start(puzzle: Puzzle, relax: int = 30, time_limit: float = 30.0, rng=None, engine: str = "dfs",
+                     relaxed: list[int] | None = None, node_limit: int | None = None) -> RelaxedStart:
+    """A complete start board from the relaxed problem (see the module docstring)."""
+    if relax < 0:
+        raise InputError("the number of relaxed squares must not be negative")
+    if time_limit is None or time_limit <= 0:
+        raise InputError("the time limit of the relaxed search must be positive")
+    if engine not in ENGINES:
+        raise InputError(f"unknown relaxed-problem engine '{engine}' (known: {', '.join(ENGINES)})")
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    if relaxed is None:
+        relaxed = choose_relaxed_squares(puzzle, relax, rng)
+    relaxed = sorted(int(q) for q in relaxed)
+    if engine == "cpsat":
+        board, solved, seconds, status, nodes = _solve_cpsat(puzzle, relaxed, time_limit, rng)
+    else:
+        board, solved, seconds, status, nodes = _solve_dfs(puzzle, relaxed, time_limit, rng, node_limit)
+    placed = board.n_placed
+    cp_score = board.score()
+    completed = complete_randomly(board, rng)
+    if solved and len(relaxed) >= 2:  # fill the relaxed squares optimally
+        state = LocalState.from_board(completed)
+        assignment_move(state, relaxed)
+        completed = state.to_board()
+    return RelaxedStart(completed, relaxed, solved, placed, cp_score, seconds, status, nodes, engine)
+
+
+# --------------------------------------------------------------------------- depth-first search
+def _candidates(puzzle: Puzzle, order: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per square of ``order``: (tile, rotation) pairs that fit its border, shuffled."""
+    t = build_tables(puzzle)
+    hint_tiles = {h.tile for h in puzzle.hints}
+    starts = [0]
+    tiles: list[int] = []
+    rots: list[int] = []
+    for q in order:
+        pairs = []
+        mask_q = t.outer_mask[q]
+        for tile in range(puzzle.n_tiles):
+            if tile in hint_tiles:
+                continue
+            mask = int(t.fit[tile, mask_q])
+            seen = set()
+            for r in range(4):
+                if mask >> r & 1:
+                    view = tuple(int(c) for c in t.rotated[tile, r])
+                    if view not in seen:
+                        seen.add(view)
+                        pairs.append((tile, r))
+        for i in rng.permutation(len(pairs)):
+            tiles.append(pairs[i][0])
+            rots.append(pairs[i][1])
+        starts.append(len(tiles))
+    return np.array(starts, np.int64), np.array(tiles, np.int64), np.array(rots, np.int64)
+
+
+@njit(cache=True)
+def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, tile, rot, used, next_idx, state,
+                deepest_tile, deepest_rot, node_limit):
+    """Depth-first search over the squares of ``order``; resumable (state in the arrays).
+
+    ``next_idx[d]``: the next candidate to try at depth ``d`` (an index into the candidate
+    lists; square ``order[d]`` owns ``cand_start[d] .. cand_start[d + 1] - 1``).
+    """
+    D = order.shape[0]
+    depth = state[DEPTH]
+    nodes = 0
+    while nodes < node_limit:
+        if depth == D:
+            state[DONE] = SOLVED
+            break
+        q = order[depth]
+        i = next_idx[depth]
+        end = cand_start[depth + 1]
+        placed = False
+        while i < end:
+            t = cand_tile[i]
+            r = cand_rot[i]
+            i += 1
+            if used[t]:
+                continue
+            ok = True
+            for s in range(4):
+                nb = neighbours[q, s]
+                if nb >= 0 and tile[nb] >= 0:
+                    if rotated[t, r, s] != rotated[tile[nb], rot[nb], (s + 2) % 4]:
+                        ok = False
+                        break
+            if ok:
+                tile[q] = t
+                rot[q] = r
+                used[t] = True
+                next_idx[depth] = i
+                depth += 1
+                if depth < D:
+                    next_idx[depth] = cand_start[depth]
+                nodes += 1
+                placed = True
+                break
+        if placed:
+            if depth > state[DEEPEST]:
+                state[DEEPEST] = depth
+                for x in range(tile.shape[0]):
+                    deepest_tile[x] = tile[x]
+                    deepest_rot[x] = rot[x]
+            continue
+        next_idx[depth] = end
+        if depth == 0:
+            state[DONE] = EXHAUSTED
+            break
+        depth -= 1
+        q0 = order[depth]
+        used[tile[q0]] = False
+        tile[q0] = -1
+    state[DEPTH] = depth
+    state[NODES] += nodes
+
+
+def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None):
+    t = build_tables(puzzle)
+    relaxed_set = set(relaxed)
+    order = np.array([q for q in range(puzzle.n_squares) if q not in relaxed_set and not t.fixed[q]], np.int64)
+    cand_start, cand_tile, cand_rot = _candidates(puzzle, order, rng)
+    board = Board.from_hints(puzzle)
+    tile = board.tiles.astype(np.int64)
+    rot = board.rotations.astype(np.int64)
+    used = np.zeros(puzzle.n_tiles, dtype=np.bool_)
+    used[tile[tile >= 0]] = True
+    next_idx = np.zeros(len(order) + 1, np.int64)
+    if len(order):
+        next_idx[0] = cand_start[0]
+    state = np.zeros(4, np.int64)
+    deepest_tile, deepest_rot = tile.copy(), rot.copy()
+    started = time.perf_counter()
+    status = "time"
+    while True:
+        budget = SLICE_NODES if node_limit is None else min(SLICE_NODES, node_limit - int(state[NODES]))
+        if budget <= 0:
+            status = "nodes"
+            break
+        relaxed_dfs(order, cand_start, cand_tile, cand_rot, t.rotated, t.neighbours, tile, rot, used, next_idx,
+                    state, deepest_tile, deepest_rot, budget)
+        if state[DONE] == SOLVED:
+            status = "solved"
+            break
+        if state[DONE] == EXHAUSTED:
+            status = "exhausted"
+            break
+        if time.perf_counter() - started >= time_limit:
+            break
+    seconds = time.perf_counter() - started
+    solved = status == "solved"
+    if solved:
+        result = Board(puzzle, tile.astype(np.int32), rot.astype(np.int8))
+    else:
+        result = Board(puzzle, deepest_tile.astype(np.int32), deepest_rot.astype(np.int8))
+    return result, solved, seconds, status, int(state[NODES])
+
+
+# --------------------------------------------------------------------------- CP-SAT
+def _solve_cpsat(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng):
+    t = build_tables(puzzle)
+    relaxed_set = set(relaxed)
+    model = cp_model.CpModel()
+    n = puzzle.n_squares
+    max_colour = int(puzzle.tiles.max())
+    kinds = (t.neighbours < 0).sum(axis=1)
+    tile_kinds = np.minimum(puzzle.kinds.astype(int), 2)
+    hint_tiles = {h.tile for h in puzzle.hints}
+    tile_vars = {}
+    colour_vars: dict[int, list] = {}
+    for q in range(n):
+        if q in puzzle.hint_map:
+            tile, rotation = puzzle.hint_map[q]
+            tile_vars[q] = model.NewConstant(tile)
+            colour_vars[q] = [model.NewConstant(int(c)) for c in T.rotate(puzzle.tiles[tile], rotation)]
+            continue
+        candidates = [int(x) for x in np.flatnonzero(tile_kinds == kinds[q]) if int(x) not in hint_tiles]
+        tile_vars[q] = model.NewIntVarFromDomain(cp_model.Domain.FromValues(candidates), f"tile{q}")
+        if q in relaxed_set:
+            continue
+        colours = [model.NewIntVar(0, max_colour, f"c{q}_{s}") for s in range(4)]
+        colour_vars[q] = colours
+        rows = set()
+        for tile in candidates:
+            mask = int(t.fit[tile, t.outer_mask[q]])
+            for r in range(4):
+                if mask >> r & 1:
+                    rows.add((tile, *(int(c) for c in t.rotated[tile, r])))
+        model.AddAllowedAssignments([tile_vars[q], *colours], sorted(rows))
+    model.AddAllDifferent([tile_vars[q] for q in range(n)])
+    for q in range(n):
+        for side in (T.E, T.S):
+            nb = int(t.neighbours[q, side])
+            if nb >= 0 and q in colour_vars and nb in colour_vars:
+                model.Add(colour_vars[q][side] == colour_vars[nb][(side + 2) % 4])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit)
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
+    status = solver.Solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        name = "exhausted" if status == cp_model.INFEASIBLE else "time"
+        return Board.from_hints(puzzle), False, solver.WallTime(), name, int(solver.NumBranches())
+    board = Board(puzzle)
+    for q in range(n):
+        tile = int(solver.Value(tile_vars[q]))
+        rotation = 0
+        if q in colour_vars:
+            shown = [int(solver.Value(c)) for c in colour_vars[q]]
+            rotation = next(r for r in range(4) if list(T.rotate(puzzle.tiles[tile], r)) == shown)
+        board.place(q, tile, rotation)
+    for q in relaxed:  # empty, to be filled by the assignment
+        board.remove(q)
+    return board, True, solver.WallTime(), "solved", int(solver.NumBranches())

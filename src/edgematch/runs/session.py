@@ -1,0 +1,220 @@
+"""Durable optimisation runs: a tabu search whose progress goes into the run store.
+
+:func:`start_run` records a new run (puzzle text, parameters, seed, start), saves a first
+checkpoint before the first move, and then, while the search runs, records
+
+* the score over time (one row per ``history_every`` seconds, and one per new best),
+* every new best board, re-scored by :meth:`Board.score` before it is written (the model
+  is the judge: a disagreement with the search's own count is an internal error),
+* a checkpoint of the whole search state every ``checkpoint_every`` seconds.
+
+:func:`resume_run` continues a run from its newest checkpoint: after a clean stop, a
+Ctrl-C (which checkpoints before it exits) or a SIGKILL (which loses at most the time
+since the last checkpoint).  The resumed search is the very search that was saved (same
+board, tabu lists, random generator and counters), so elapsed time and moves go on
+counting from the checkpoint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..formats import format_board, format_puzzle, parse_puzzle
+from ..model import Board, Puzzle
+from ..local.tabu import LocalSearchResult, Progress, SearchState, TabuParams, TabuVLNS
+from .store import RunStore
+
+CHECKPOINT_EVERY = 30.0
+HISTORY_EVERY = 1.0
+
+
+def viewer_url(board: Board) -> str | None:
+    """The e2.bucas.name link of a board, or None when its colours have no viewer letter."""
+    from ..formats.bucas import board_url
+
+    try:
+        return board_url(board)
+    except InputError:
+        return None
+
+
+def verified_score(board: Board, claimed: int) -> int:
+    """``board.score()``, after checking it equals what the search claims."""
+    score = board.score()
+    if score != claimed:
+        raise RuntimeError(f"internal error: the search claims score {claimed} but the board scores {score}")
+    return score
+
+
+class RunRecorder:
+    """The search callback that writes a run's progress to the store."""
+
+    def __init__(self, store: RunStore, run_id: int, puzzle: Puzzle, checkpoint_every: float = CHECKPOINT_EVERY,
+                 history_every: float = HISTORY_EVERY, display: Callable[[Progress], None] | None = None):
+        self.store = store
+        self.run_id = run_id
+        self.puzzle = puzzle
+        self.checkpoint_every = checkpoint_every
+        self.history_every = history_every
+        self.display = display
+        self.stop_requested = False
+        self.last_history = -np.inf
+        self.last_checkpoint = time.monotonic()
+        self.best_recorded = -1
+
+    def stop(self, *_args) -> None:
+        """Ask the search to stop after the current batch (a signal handler)."""
+        self.stop_requested = True
+
+    def record_best(self, board: Board, seconds: float, moves: int, score: int, claimed: int) -> None:
+        score = verified_score(board, claimed)
+        if score <= self.best_recorded:
+            return
+        self.store.add_best(self.run_id, seconds, moves, score, format_board(board, "edgematch"), viewer_url(board),
+                            history=(seconds, moves, score, score))
+        self.best_recorded = score
+
+    def save_checkpoint(self, state: SearchState) -> None:
+        self.store.checkpoint(self.run_id, state.elapsed, state.moves, state.score, state.best_score, state.to_bytes())
+        self.last_checkpoint = time.monotonic()
+
+    def __call__(self, progress: Progress) -> bool:
+        if progress.improved and progress.best_score > self.best_recorded:
+            self.record_best(progress.best_board(), progress.seconds, progress.moves, progress.best_score,
+                             progress.best_score)
+            self.last_history = progress.seconds
+        elif progress.seconds - self.last_history >= self.history_every:
+            self.store.add_history(self.run_id, [(progress.seconds, progress.moves, progress.score,
+                                                  progress.best_score)])
+            self.last_history = progress.seconds
+        if time.monotonic() - self.last_checkpoint >= self.checkpoint_every:
+            self.save_checkpoint(progress.state())
+        if self.display is not None:
+            self.display(progress)
+        return not self.stop_requested
+
+
+@contextlib.contextmanager
+def stop_on_signals(recorder: RunRecorder):
+    """SIGINT / SIGTERM ask the search to stop cleanly (it then checkpoints); a second
+    SIGINT interrupts at once."""
+    installed = {}
+
+    def handler(signum, frame):
+        if recorder.stop_requested and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        recorder.stop()
+
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            installed[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: no signal handling
+        pass
+    try:
+        yield
+    finally:
+        for sig, old in installed.items():
+            signal.signal(sig, old)
+
+
+@dataclass
+class RunOutcome:
+    """A finished (or stopped) run: its id, the search result and the run's best board
+    (which may come from before a resume)."""
+
+    run_id: int
+    result: LocalSearchResult
+    best_board: Board
+    best_score: int
+    seconds: float
+    status: str
+
+
+def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle, result: LocalSearchResult) -> RunOutcome:
+    recorder.record_best(result.best_board, result.seconds, result.moves, result.best_score, result.best_score)
+    recorder.save_checkpoint(result.state)
+    store.add_history(run_id, [(result.seconds, result.moves, result.score, result.best_score)])
+    status = "interrupted" if result.stopped_by == "callback" else "finished"
+    store.update_run(run_id, status=status, stopped_by=result.stopped_by, seconds=result.seconds,
+                     moves=result.moves, score=result.score)
+    best = store.best(run_id)
+    board, score = result.best_board, result.best_score
+    if best is not None and best["score"] > score:  # found before a crash and a resume
+        from ..formats import parse_board
+
+        board = parse_board(best["board"], puzzle, "<run database>", "edgematch")
+        score = verified_score(board, best["score"])
+    return RunOutcome(run_id, result, board, score, result.seconds, status)
+
+
+def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | None = None,
+              start_board: Board | None = None, start: str = "random", start_info: dict | None = None,
+              time_limit: float | None = None, max_moves: int | None = None, target: int | None = None,
+              db: str | None = None, checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
+              display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
+              on_created: Callable[[int], None] | None = None) -> RunOutcome:
+    """Create a run in the store and optimise ``puzzle`` (see the module docstring)."""
+    params = params or TabuParams()
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    search = TabuVLNS(params, seed=seed)
+    state = search.initial_state(puzzle, start_board)
+    with RunStore(db) as store:
+        run_id = store.create_run(
+            puzzle_name=puzzle.name or "puzzle", puzzle_text=format_puzzle(puzzle, "edgematch"),
+            max_score=puzzle.max_score, method="tabu-vlns", params=params.to_dict(), seed=seed, start=start,
+            budget_seconds=time_limit, max_moves=max_moves, target=target, info={"start": start_info or {}},
+        )
+        if on_created is not None:
+            on_created(run_id)
+        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display)
+        recorder.record_best(state.best_board(puzzle), 0.0, 0, state.best_score, state.best_score)
+        recorder.save_checkpoint(state)
+        with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
+            result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=max_moves, target=target,
+                                     callback=recorder)
+        return _finish(store, recorder, run_id, puzzle, result)
+
+
+def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None = None,
+               checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
+               display: Callable[[Progress], None] | None = None, handle_signals: bool = True) -> RunOutcome:
+    """Continue run ``run_id`` from its newest checkpoint.
+
+    ``time_limit``: seconds for this session; by default what is left of the run's budget.
+    """
+    with RunStore(db) as store:
+        record = store.run(run_id)
+        if record.alive:
+            raise InputError(f"run {run_id} is still running (process {record.pid}); stop it before resuming")
+        checkpoint = store.latest_checkpoint(run_id)
+        if checkpoint is None:
+            raise InputError(f"run {run_id} has no checkpoint to resume from")
+        puzzle = parse_puzzle(store.puzzle_text(run_id), f"<run {run_id}>", "edgematch")
+        params = TabuParams.from_dict(record.params)
+        state = SearchState.from_bytes(checkpoint["state"])
+        if time_limit is None and record.budget_seconds is not None:
+            time_limit = max(record.budget_seconds - state.elapsed, 0.0)
+        if time_limit is None and record.max_moves is None:
+            raise InputError(f"run {run_id} has no time budget left to resume with; give a time limit")
+        budget = record.budget_seconds
+        if budget is not None and state.elapsed + (time_limit or 0) > budget:
+            budget = state.elapsed + time_limit
+        store.claim(run_id)
+        if budget != record.budget_seconds:
+            store.update_run(run_id, budget_seconds=budget)
+        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display)
+        best = store.best(run_id)
+        recorder.best_recorded = best["score"] if best else -1
+        search = TabuVLNS(params, seed=record.seed)
+        with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
+            result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=record.max_moves,
+                                     target=record.target, callback=recorder)
+        return _finish(store, recorder, run_id, puzzle, result)
