@@ -1,0 +1,116 @@
+"""``edgematch search``: the best score reachable under a schedule of invalid joins.
+
+The schedule says how many invalid inner joins the board may hold, cumulatively, once a
+given number of tiles is placed (see ``--schedule`` forms below).  The search reports
+the best board it reached; ``--out`` writes it completed greedily (never lowering the
+score; ``--no-fill`` writes it as reached, with empty squares).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import InputError
+from ..formats import format_board
+from ..formats.registry import BOARD_FORMATS, format_for_extension
+from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from, write_output
+from .count import add_search_options, exit_status, run_search, summary_line
+
+EXAMPLES = """examples:
+  edgematch search e2 --schedule breaks:201,206,211,216,221,225,229,233,237,239 --time-limit 60
+  edgematch search e2 --order e2path --schedule julia:470 --seed 1 --restart-nodes 2e9 --out best.txt
+  edgematch search owen1-8x8 --schedule 3 --target 110 --json
+
+schedule forms (tiles = tiles on the board, hints included):
+  N                    N invalid joins allowed at any point
+  D:E,D:E,...          from D tiles on, E invalid joins in total
+  breaks:B1,B2,...     Blackwood's break indexes: from B_k tiles on, k invalid joins
+  julia:TARGET         the Julia package's formula for a target score
+  list:E1,E2,...       one value per number of tiles (1, 2, ...); the last one extends
+  FILE                 a file with any of these (one item per line allowed)
+"""
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(float(text))
+    except ValueError:
+        raise InputError(f"'{text}' is not a number") from None
+    if value < 1:
+        raise InputError(f"'{text}' must be at least 1")
+    return value
+
+
+def _colours(text: str) -> list[int]:
+    try:
+        return [int(c) for c in text.replace(",", " ").split()]
+    except ValueError:
+        raise InputError(f"--priority-colours: '{text}' is not a list of colour numbers") from None
+
+
+def register(sub) -> None:
+    p = sub.add_parser("search", help="best score under a schedule of allowed invalid joins", epilog=EXAMPLES,
+                       formatter_class=HelpFormatter)
+    add_puzzle_argument(p)
+    p.add_argument("--schedule", metavar="SPEC", help="invalid joins allowed per number of tiles (default: none)")
+    p.add_argument("--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)")
+    p.add_argument("--allow-frame-errors", action="store_true",
+                   help="let joins between two border squares be invalid too (default: the frame always matches)")
+    p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
+    p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
+    p.add_argument("--priority-colours", metavar="C,C,...", help="colours to place early (heuristic)")
+    p.add_argument("--priority-schedule", metavar="SPEC",
+                   help="minimum number of sides of the priority colours placed per number of tiles (schedule forms)")
+    p.add_argument("--out", metavar="FILE", help="write the best board here")
+    p.add_argument("--board-format", metavar="FMT", help="board format (default: from the extension, else edgematch)")
+    p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
+    add_search_options(p, symmetry=False)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    puzzle = puzzle_from(args)
+    if args.solver != "backtrack":
+        raise InputError(f"search is only available with the backtrack solver, not '{args.solver}'")
+    extra = dict(schedule=args.schedule, target=args.target, frame_exact=not args.allow_frame_errors, seed=args.seed)
+    if args.restart_nodes is not None:
+        extra["restart_nodes"] = _count(args.restart_nodes)
+    if args.priority_colours:
+        extra["priority_colours"] = _colours(args.priority_colours)
+        extra["priority_schedule"] = args.priority_schedule
+    elif args.priority_schedule:
+        raise InputError("--priority-schedule needs --priority-colours")
+    fmt = None
+    if args.out:
+        fmt = args.board_format or ("edgematch" if args.out == "-" else format_for_extension(args.out, BOARD_FORMATS))
+        if fmt not in BOARD_FORMATS:
+            raise InputError(f"unknown board format '{fmt}' (known: {', '.join(sorted(BOARD_FORMATS))})")
+
+    def improved(board, score) -> None:
+        if not args.quiet and not args.json and sys.stderr.isatty():
+            print(f"best score {score} ({board.n_placed} tiles placed)", file=sys.stderr)
+
+    result = run_search(args, lambda solver: solver.best(puzzle, callback=improved))
+    board = result.best_board
+    written = None
+    if board is not None and not args.no_fill:
+        from ..engines.backtrack.fill import fill_board
+
+        board = fill_board(board)
+    if args.out and board is not None:
+        write_output(format_board(board, fmt), args.out)
+        written = args.out
+    if args.json:
+        data = {"puzzle": puzzle.name or args.puzzle, "max_score": puzzle.max_score,
+                "written_score": board.score() if board is not None else None, "file": written}
+        data.update(result.to_dict())
+        print_json(data)
+    else:
+        placed = result.best_board.n_placed if result.best_board is not None else 0
+        print(f"best score {result.best_score} of {puzzle.max_score} ({placed} of {puzzle.n_squares} tiles placed)")
+        if board is not None and not args.no_fill and board.score() != result.best_score:
+            print(f"completed greedily: score {board.score()}")
+        if written and written != "-":
+            print(f"board written to {written}")
+        print(summary_line(result))
+    return exit_status(result)

@@ -1,0 +1,145 @@
+"""The compiled best-score search: backtracking that tolerates invalid joins.
+
+Same resumable, iterative design as :mod:`.kernel` (state in caller-owned arrays, node
+budgets, status codes), plus:
+
+* phases per depth (see :mod:`.plan`): exact fits first, then placements that mismatch
+  one known side, two, ... as long as the cumulative number of invalid joins stays within
+  ``allowed[d]`` (the schedule, already translated to search depths);
+* the score of the current board (matched inner joins) kept incrementally; every
+  improvement is copied into ``best_board`` and the search stops when it reaches
+  ``target``;
+* an optional colour-priority rule: a depth ``d`` may only be passed if the tiles placed
+  so far carry at least ``prio_min[d]`` sides of the prioritised colours
+  (``prio_w[tile]`` sides each).
+
+``state`` holds ``[depth, start_depth, leaf_depth, fresh, best_score]``.  Unlike the
+exact kernel, squares deeper than the current depth are kept empty (-1), so that a copy
+of ``board`` is always a clean partial board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba import uint64 as U
+
+from .kernel import BUDGET, FINISHED, TARGET
+from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
+
+
+@njit(cache=True)
+def phase_range(phases, d, j, board, pcol, starts):
+    """Candidate range ``(first, end)`` of phase ``j`` at depth ``d``."""
+    k = phases[U(d), U(j), P_BASE]
+    n = phases[U(d), U(j), P_NKEY]
+    for i in range(n):
+        col = P_KEY + 3 * i
+        k += pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])] * phases[U(d), U(j), col + 2]
+    return starts[U(k)], starts[U(k + 1)]
+
+
+@njit(cache=True)
+def best_search(
+    cand, starts, pcol, order, n_phases, phases, known_joins, allowed, prio_w, prio_min,
+    board, used, cur, end, phase, err_stack, match_stack, prio_stack,
+    state, best_board, node_budget, target, nodes_per_depth,
+):
+    """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``."""
+    d = state[0]
+    start = state[1]
+    last = state[2] - 1
+    best = state[4]
+    if state[3] == 1:
+        phase[U(d)] = 0
+        cur[U(d)], end[U(d)] = phase_range(phases, d, 0, board, pcol, starts)
+        state[3] = 0
+    nodes = np.int64(0)
+    complete = np.int64(0)
+    while True:
+        j = phase[U(d)]
+        i = cur[U(d)]
+        hi = end[U(d)]
+        found = -1
+        budget_left = allowed[U(d)] - err_stack[U(d)]
+        prio_before = prio_stack[U(d)]
+        need = prio_min[U(d)]
+        while True:
+            row = phases[U(d), U(j)]
+            n_check = row[P_NCHK]
+            while i < hi:
+                p = cand[U(i)]
+                i += 1
+                t = p >> 2
+                if used[U(t)]:
+                    continue
+                if prio_before + prio_w[U(t)] < need:
+                    continue
+                if n_check > 0:
+                    ok = True
+                    for c in range(n_check):
+                        col = P_CHK + 4 * c
+                        mine = pcol[U(p * 4 + row[col + 2])]
+                        theirs = pcol[U(board[U(row[col])] * 4 + row[col + 1])]
+                        if (mine == theirs) != (row[col + 3] == 1):
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                found = p
+                break
+            if found >= 0:
+                break
+            j += 1
+            if j >= n_phases[U(d)] or phases[U(d), U(j), P_ERR] > budget_left:
+                break
+            i, hi = phase_range(phases, d, j, board, pcol, starts)
+        if found >= 0:
+            cur[U(d)] = i
+            end[U(d)] = hi
+            phase[U(d)] = j
+            nodes += 1
+            nodes_per_depth[U(d)] += 1
+            errs = phases[U(d), U(j), P_ERR]
+            errors = err_stack[U(d)] + errs
+            matched = match_stack[U(d)] + known_joins[U(d)] - errs
+            sq = order[U(d)]
+            board[U(sq)] = found
+            if matched > best:
+                best = matched
+                state[4] = best
+                for s in range(board.shape[0]):
+                    best_board[U(s)] = board[U(s)]
+            if d == last:
+                board[U(sq)] = -1
+                complete += 1
+                if matched >= target:
+                    state[0] = d
+                    return nodes, complete, TARGET
+                if nodes >= node_budget:
+                    state[0] = d
+                    return nodes, complete, BUDGET
+                continue
+            used[U(found >> 2)] = 1
+            d += 1
+            err_stack[U(d)] = errors
+            match_stack[U(d)] = matched
+            prio_stack[U(d)] = prio_before + prio_w[U(found >> 2)]
+            phase[U(d)] = 0
+            cur[U(d)], end[U(d)] = phase_range(phases, d, 0, board, pcol, starts)
+            if matched >= target:
+                state[0] = d
+                return nodes, complete, TARGET
+            if nodes >= node_budget:
+                state[0] = d
+                return nodes, complete, BUDGET
+        else:
+            phase[U(d)] = j
+            cur[U(d)] = i
+            end[U(d)] = hi
+            board[U(order[U(d)])] = -1
+            if d == start:
+                state[0] = d
+                return nodes, complete, FINISHED
+            d -= 1
+            used[U(board[U(order[U(d)])] >> 2)] = 0

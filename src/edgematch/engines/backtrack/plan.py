@@ -1,0 +1,257 @@
+"""Everything the compiled kernels need, precomputed with NumPy: a :class:`SearchPlan`.
+
+The kernels know nothing about puzzles.  They see flat integer arrays:
+
+* ``pcol``: the colour shown on each side by each *placement* ``p = tile * 4 + rotation``,
+  as a dense colour number ``0 .. C-1`` (grey is ``-1``; it never takes part in a look-up
+  because grey sides face the outside and outside sides are never "known" sides).
+* For each depth ``d`` of the search (the ``d``-th square of the order, hints left out),
+  the sides of the square whose neighbour is already on the board when the square is
+  reached (placed earlier in the order, or a hint).  Those are the *known* sides.
+* Candidate tables.  A square's *pattern* is (which sides face the outside, which sides
+  are known).  For each pattern used, every placement that shows grey on exactly the
+  outside sides (corner, edge and inner classes follow from that) is filed under a key
+  made of its colours on the known sides, ``key = sum(colour_i * C**i)``, in CSR form:
+  ``cand[starts[base + key] : starts[base + key + 1]]``.  A row scan has two known sides
+  (W and N), a spiral up to four, a hint adds one; all of them use the same mechanism.
+  When ``C ** k`` would make a table too large, only the first sides form the key and the
+  others are compared explicitly ("check" sides); that keeps any colour count workable.
+
+Best mode (invalid joins allowed) adds *phases* per depth: phase ``S`` lists the
+placements that mismatch exactly the known sides in ``S``.  It looks them up in the table
+of the pattern without ``S`` (keyed on the sides that must match) and checks that each side
+of ``S`` really differs.  Phases run in order of ``len(S)``, so exact fits are tried first
+and every placement appears in exactly one phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from ...model import Puzzle
+from ...model import tiles as T
+
+KEY_LIMIT = 1 << 20  # largest key space of one table (C ** k entries)
+MAX_PHASES = 16  # subsets of at most 4 known sides
+
+OPPOSITE = (2, 3, 0, 1)
+NEIGHBOUR_STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W as (drow, dcol)
+
+
+# Columns of a phase row (one row per depth and phase), shared with the kernels.
+P_BASE = 0  # offset of the pattern's table in ``starts``
+P_NKEY = 1  # known sides that form the key (0..4)
+P_KEY = 2  # 4 x (neighbour square, neighbour's side facing us, multiplier C**i)
+P_NCHK = 14  # sides compared explicitly (0..4)
+P_CHK = 15  # 4 x (neighbour square, neighbour's side, our side, 1 = must match / 0 = must differ)
+P_ERR = 31  # mismatched sides of the phase (best mode)
+P_WIDTH = 32
+
+
+@dataclass
+class SearchPlan:
+    """Arrays for the kernels plus what Python needs to translate results back."""
+
+    puzzle: Puzzle
+    order: np.ndarray  # int64 squares of the search, depth by depth (hints left out)
+    n_colours: int
+    pcol: np.ndarray  # int32 (n_tiles * 4 * 4,): dense colour of placement p on side s at p*4+s
+    cand: np.ndarray  # int32 placements, grouped by key
+    starts: np.ndarray  # int32 CSR offsets into cand
+    n_phases: np.ndarray  # int64 (D,): phases of each depth (1 in exact search)
+    phases: np.ndarray  # int64 (D, P, P_WIDTH): see the P_* columns
+    known_joins: np.ndarray  # int64 (D,): inner joins completed by placing at depth d
+    board0: np.ndarray  # int32 (n_squares,): hint placements, -1 elsewhere
+    used0: np.ndarray  # uint8 (n_tiles,)
+
+    @property
+    def depth(self) -> int:
+        return len(self.order)
+
+    def exact_phases(self) -> np.ndarray:
+        """The phase-0 rows (exact fits), contiguous (D, P_WIDTH), for the exact kernel."""
+        return np.ascontiguousarray(self.phases[:, 0, :])
+
+
+def dense_colours(puzzle: Puzzle) -> tuple[np.ndarray, int]:
+    """Map every non-grey colour to 0..C-1 (grey to -1); returns (map over colour values, C)."""
+    tiles = puzzle.tiles
+    values = np.unique(tiles[tiles != T.GREY])
+    mapping = np.full(int(tiles.max()) + 1, -1, dtype=np.int32)
+    mapping[values] = np.arange(len(values), dtype=np.int32)
+    return mapping, max(len(values), 1)
+
+
+def placement_colours(puzzle: Puzzle, mapping: np.ndarray) -> np.ndarray:
+    """Dense colour shown on side s by placement p: array (n_tiles * 4, 4)."""
+    rotated = T.rotated_table(np.asarray(puzzle.tiles))  # (n, 4 rotations, 4 sides)
+    return mapping[rotated.reshape(-1, 4)].astype(np.int32)
+
+
+def distinct_placement_mask(puzzle: Puzzle) -> np.ndarray:
+    """True for the placements worth trying: the first rotation of each distinct look."""
+    n = puzzle.n_tiles
+    mask = np.zeros(n * 4, dtype=bool)
+    for t in range(n):
+        for r in T.distinct_rotations(puzzle.tiles[t]):
+            mask[t * 4 + r] = True
+    return mask
+
+
+class _TableBuilder:
+    """Builds (and caches) the CSR table of each pattern on first use."""
+
+    def __init__(self, shown: np.ndarray, allowed: np.ndarray, n_colours: int, rng: np.random.Generator | None):
+        self.shown = shown  # (P, 4) dense colours, -1 grey
+        self.allowed = allowed  # (P,) bool: distinct rotation of a tile that is not a hint
+        self.C = n_colours
+        self.rng = rng
+        self.tables: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.cand_parts: list[np.ndarray] = []
+        self.start_parts: list[np.ndarray] = []
+        self.n_cand = 0
+        self.n_starts = 0
+
+    def key_sides(self, sides: tuple[int, ...]) -> tuple[int, ...]:
+        """The longest prefix of ``sides`` whose key space fits :data:`KEY_LIMIT`."""
+        k = len(sides)
+        while k and self.C ** k > KEY_LIMIT:
+            k -= 1
+        return sides[:k]
+
+    def table(self, outer: int, key_sides: tuple[int, ...]) -> int:
+        """Base offset into ``starts`` of the table for this border pattern and key."""
+        ident = (outer, key_sides)
+        if ident in self.tables:
+            return self.tables[ident]
+        grey = self.shown < 0
+        want = np.array([(outer >> s) & 1 for s in range(4)], dtype=bool)
+        fits = self.allowed & (grey == want).all(axis=1)
+        placements = np.flatnonzero(fits)
+        if self.rng is not None:
+            placements = self.rng.permutation(placements)
+        keys = np.zeros(len(placements), dtype=np.int64)
+        mult = 1
+        for s in key_sides:
+            keys += self.shown[placements, s].astype(np.int64) * mult
+            mult *= self.C
+        size = mult
+        order = np.argsort(keys, kind="stable")
+        counts = np.bincount(keys, minlength=size) if len(keys) else np.zeros(size, dtype=np.int64)
+        starts = np.empty(size + 1, dtype=np.int64)
+        starts[0] = 0
+        np.cumsum(counts, out=starts[1:])
+        base = self.n_starts
+        self.cand_parts.append(placements[order].astype(np.int32))
+        self.start_parts.append((starts + self.n_cand).astype(np.int64))
+        self.n_cand += len(placements)
+        self.n_starts += size + 1
+        self.tables[ident] = base
+        return base
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        cand = np.concatenate(self.cand_parts) if self.cand_parts else np.zeros(0, np.int32)
+        starts = np.concatenate(self.start_parts) if self.start_parts else np.zeros(1, np.int64)
+        if starts[-1] >= 2**31:
+            raise MemoryError("candidate tables too large")
+        return np.ascontiguousarray(cand, dtype=np.int32), np.ascontiguousarray(starts, dtype=np.int32)
+
+
+def build_plan(
+    puzzle: Puzzle,
+    order: np.ndarray,
+    *,
+    max_errors: int = 0,
+    frame_exact: bool = True,
+    seed: int | None = None,
+) -> SearchPlan:
+    """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
+
+    ``max_errors`` > 0 adds the mismatch phases for best mode (subsets of up to that many
+    known sides).  ``frame_exact`` keeps joins between two border squares out of those
+    phases.  ``seed`` shuffles the candidates within each key (None keeps tile order).
+    """
+    W, H = puzzle.width, puzzle.height
+    n_sq = W * H
+    mapping, C = dense_colours(puzzle)
+    shown = placement_colours(puzzle, mapping)
+    allowed = distinct_placement_mask(puzzle)
+    hint_tiles = [h.tile for h in puzzle.hints]
+    for t in hint_tiles:
+        allowed[t * 4 : t * 4 + 4] = False
+    builder = _TableBuilder(shown, allowed, C, np.random.default_rng(seed) if seed is not None else None)
+
+    board0 = np.full(n_sq, -1, dtype=np.int32)
+    used0 = np.zeros(puzzle.n_tiles, dtype=np.uint8)
+    for h in puzzle.hints:
+        board0[h.square] = h.tile * 4 + h.rotation
+        used0[h.tile] = 1
+
+    D = len(order)
+    P = MAX_PHASES if max_errors > 0 else 1
+    n_phases = np.zeros(D, np.int64)
+    phases = np.zeros((D, P, P_WIDTH), np.int64)
+    known_joins = np.zeros(D, np.int64)
+
+    placed = board0 >= 0
+    on_border = np.zeros(n_sq, dtype=bool)
+    for sq in range(n_sq):
+        r, c = divmod(sq, W)
+        on_border[sq] = r in (0, H - 1) or c in (0, W - 1)
+
+    for d, sq in enumerate(order):
+        sq = int(sq)
+        r, c = divmod(sq, W)
+        outer = 0
+        known: list[int] = []
+        neighbour = {}
+        for s, (dr, dc) in enumerate(NEIGHBOUR_STEP):
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < H and 0 <= cc < W):
+                outer |= 1 << s
+                continue
+            nb = rr * W + cc
+            neighbour[s] = nb
+            if placed[nb]:
+                known.append(s)
+        known_joins[d] = len(known)
+        strict = [s for s in known if frame_exact and on_border[sq] and on_border[neighbour[s]]]
+        loose = [s for s in known if s not in strict]
+        subsets: list[tuple[int, ...]] = [()]
+        for size in range(1, min(max_errors, len(loose)) + 1):
+            subsets += list(combinations(loose, size))
+        n_phases[d] = len(subsets)
+        for j, mismatched in enumerate(subsets):
+            row = phases[d, j]
+            matching = tuple(s for s in known if s not in mismatched)
+            keyed = builder.key_sides(matching)
+            row[P_ERR] = len(mismatched)
+            row[P_BASE] = builder.table(outer, keyed)
+            row[P_NKEY] = len(keyed)
+            mult = 1
+            for i, s in enumerate(keyed):
+                row[P_KEY + 3 * i : P_KEY + 3 * i + 3] = (neighbour[s], OPPOSITE[s], mult)
+                mult *= C
+            checks = [(s, 1) for s in matching if s not in keyed] + [(s, 0) for s in mismatched]
+            row[P_NCHK] = len(checks)
+            for i, (s, equal) in enumerate(checks):
+                row[P_CHK + 4 * i : P_CHK + 4 * i + 4] = (neighbour[s], OPPOSITE[s], s, equal)
+        placed[sq] = True
+
+    cand, starts = builder.arrays()
+    return SearchPlan(
+        puzzle=puzzle,
+        order=np.ascontiguousarray(order, dtype=np.int64),
+        n_colours=C,
+        pcol=np.ascontiguousarray(shown.reshape(-1), dtype=np.int32),
+        cand=cand,
+        starts=starts,
+        n_phases=n_phases,
+        phases=phases,
+        known_joins=known_joins,
+        board0=board0,
+        used0=used0,
+    )

@@ -1,0 +1,150 @@
+"""Schedules: a limit per depth, such as the invalid joins a best-score search may make.
+
+A schedule gives, for every number ``n`` of tiles on the board (hints included,
+``1 .. n_squares``), the maximum *cumulative* number of invalid inner joins allowed once
+``n`` tiles are placed.  The community's variants are all step functions of this kind:
+
+* Blackwood's *break indexes* ``b1, b2, ...``: from ``b_k`` tiles on, ``k`` errors allowed
+  (``breaks:201,206,211``);
+* the Julia package's per-depth error limits (``julia:TARGET``, its logistic formula with
+  ``K = max_score - TARGET``, ``B = 0.24``, ``M = n_squares - 32``, ``nu = 3.8``, applied from
+  the middle of the board on), or any explicit list (the "slip array" style).
+
+Accepted text forms (``--schedule``):
+
+``N``                 N errors allowed everywhere;
+``D:E,D:E,...``       from D tiles on, E errors (0 before the first pair);
+``breaks:B1,B2,...``  Blackwood-style break indexes;
+``julia:TARGET``      the Julia package's formula;
+``list:E1,E2,...``    one value per number of tiles (1, 2, ...), the last value extends;
+a file name          a file holding any of the above (newlines count as commas).
+
+The same forms describe the colour-priority lower bounds (minimum number of sides of the
+prioritised colours placed once ``n`` tiles are on the board).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ...errors import InputError
+
+
+def schedule_array(spec, n_squares: int, *, max_score: int | None = None, what: str = "schedule",
+                   non_decreasing: bool = True) -> np.ndarray:
+    """Values for ``0 .. n_squares`` tiles on the board (index = tiles placed)."""
+    if spec is None:
+        return np.zeros(n_squares + 1, dtype=np.int32)
+    if isinstance(spec, (int, np.integer)):
+        values = np.full(n_squares + 1, int(spec), dtype=np.int64)
+    elif isinstance(spec, str):
+        values = _parse_text(spec, n_squares, max_score, what)
+    else:
+        values = _from_list(list(spec), n_squares, what)
+    if (values < 0).any():
+        raise InputError(f"{what}: values must not be negative")
+    if non_decreasing and (np.diff(values) < 0).any():
+        at = int(np.flatnonzero(np.diff(values) < 0)[0]) + 1
+        raise InputError(f"{what}: values are cumulative and must not decrease (they do after {at} tiles)")
+    return values.astype(np.int32)
+
+
+def _from_list(items: Sequence, n_squares: int, what: str) -> np.ndarray:
+    if not items:
+        raise InputError(f"{what}: empty list")
+    if len(items) > n_squares:
+        raise InputError(f"{what}: {len(items)} values for a board of {n_squares} squares")
+    try:
+        given = [int(v) for v in items]
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: values must be integers") from None
+    values = np.empty(n_squares + 1, dtype=np.int64)
+    values[0] = given[0]
+    values[1 : len(given) + 1] = given
+    values[len(given) + 1 :] = given[-1]
+    return values
+
+
+def _ints(text: str, what: str) -> list[int]:
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise InputError(f"{what}: '{text}' is not a list of integers") from None
+
+
+def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> np.ndarray:
+    text = spec.strip()
+    if not _looks_like_spec(text) and Path(text).is_file():
+        try:
+            content = Path(text).read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read the {what} file ({exc})", text) from None
+        lines = [ln.split("#", 1)[0].strip() for ln in content.splitlines()]
+        joined = ",".join(ln for ln in lines if ln)
+        if not joined:
+            raise InputError(f"{what}: the file is empty", text)
+        if re.fullmatch(r"[\d\s,;]+", joined):
+            return _from_list(_ints(joined, what), n_squares, what)
+        return _parse_text(joined, n_squares, max_score, what)
+    if re.fullmatch(r"\d+", text):
+        return np.full(n_squares + 1, int(text), dtype=np.int64)
+    head, _, body = text.partition(":")
+    kind = head.strip().lower()
+    if kind == "breaks":
+        values = np.zeros(n_squares + 1, dtype=np.int64)
+        breaks = _ints(body, what)
+        for b in breaks:
+            if not 0 <= b <= n_squares:
+                raise InputError(f"{what}: break index {b} is off the board (0..{n_squares})")
+            values[b:] += 1
+        return values
+    if kind == "julia":
+        if max_score is None:
+            raise InputError(f"{what}: julia:TARGET needs the puzzle's maximum score")
+        target = _ints(body, what)
+        if len(target) != 1:
+            raise InputError(f"{what}: julia:TARGET takes one target score")
+        return julia_schedule(target[0], n_squares, max_score)
+    if kind == "list":
+        return _from_list(_ints(body, what), n_squares, what)
+    pairs = [p for p in re.split(r"[\s,;]+", text) if p]
+    if pairs and all(re.fullmatch(r"\d+:\d+", p) for p in pairs):
+        values = np.zeros(n_squares + 1, dtype=np.int64)
+        for pair in pairs:
+            depth, errors = (int(x) for x in pair.split(":"))
+            if depth > n_squares:
+                raise InputError(f"{what}: depth {depth} is beyond the {n_squares} squares of the board")
+            values[depth:] = errors
+        return values
+    raise InputError(
+        f"{what}: cannot read '{spec}' (use N, D:E,D:E..., breaks:B1,B2,..., julia:TARGET, list:E1,E2,... or a file)"
+    )
+
+
+def _looks_like_spec(text: str) -> bool:
+    return bool(re.fullmatch(r"\d+", text)) or bool(re.match(r"(breaks|julia|list):", text, re.I)) or bool(
+        re.fullmatch(r"(\d+:\d+[\s,;]*)+", text)
+    )
+
+
+def julia_schedule(target: int, n_squares: int, max_score: int) -> np.ndarray:
+    """The Julia package's error limits: ``floor((K+1) / (1 + exp(-B (n - M - K)))**(1/nu))``.
+
+    ``n`` counts tiles on the board; applied to the second half of the board only (the
+    package searches the first half without errors).  On 16x16: ``M = 224``.
+    """
+    if not 0 <= target <= max_score:
+        raise InputError(f"julia schedule: target {target} outside 0..{max_score}")
+    K = max_score - target
+    B, nu = 0.24, 3.8
+    M = n_squares - 32
+    values = np.zeros(n_squares + 1, dtype=np.int64)
+    for n in range(n_squares // 2 + 1, n_squares + 1):
+        values[n] = math.floor((K + 1) / (1 + math.exp(-B * (n - M - K))) ** (1 / nu))
+    return np.maximum.accumulate(values)

@@ -1,0 +1,542 @@
+"""The Python front of the backtracking engine: :class:`BacktrackSolver`.
+
+Configured once in the constructor (scikit-learn style), then used on any number of
+puzzles::
+
+    solver = BacktrackSolver(order="rowscan", time_limit=60)
+    result = solver.count(puzzle)            # exact count (result.complete says if it is)
+    result = solver.solve(puzzle, k=3)       # the first 3 solutions, as Boards
+    solver.enumerate(puzzle, callback=print) # stream every solution
+    result = solver.best(puzzle)             # largest score under a schedule of errors
+
+All modes drive a compiled kernel in slices of a few hundred milliseconds (see
+:mod:`.kernel`): between slices Python checks limits, reports progress, hands solutions
+to the callback and lets Ctrl-C through.  An interrupted search returns what it has, with
+``stopped_by="interrupted"``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from ...errors import InputError
+from ...model import Board, Hint, Puzzle
+from ...model import tiles as T
+from ..result import SearchResult
+from . import kernel as K
+from .best_kernel import best_search
+from .orders import resolve_order, search_order
+from .plan import P_NCHK, SearchPlan, build_plan
+from .schedule import schedule_array
+
+ProgressCallback = Callable[[dict], None]
+
+FIRST_SLICE_NODES = 200_000
+SLICE_SECONDS = 0.2
+
+
+@dataclass
+class _Limits:
+    time_limit: float | None
+    node_limit: int | None
+    started: float = field(default_factory=time.perf_counter)
+
+    def remaining_nodes(self, done: int) -> int | None:
+        return None if self.node_limit is None else self.node_limit - done
+
+    def out_of_time(self) -> bool:
+        return self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit
+
+
+class BacktrackSolver:
+    """Depth-first search in a fixed scan order, compiled with Numba.
+
+    Parameters
+    ----------
+    order:
+        A scan order name (``rowscan``, ``colscan``, ``spiral-in``, ``spiral-out``,
+        ``diagonal``, ``frame``, ``e2path``), a file of square names, or a sequence of
+        squares.  Hint squares may be listed or not.
+    corner:
+        ``TL``, ``TR``, ``BL`` or ``BR``: the corner a named order starts from (default
+        TL, BL for ``e2path``).
+    symmetry:
+        Count each solution once per board rotation class.  Only for puzzles without
+        hints.  On a square board the first corner tile ``c`` (lowest number) is fixed on
+        the top-left corner.  The four rotations of a solution put ``c`` on four
+        different corners, so they are four different raw solutions and exactly one of
+        them has ``c`` top-left: the count is **exactly** the raw count divided by 4,
+        whatever symmetric or duplicate tiles the puzzle has (solutions are counted as
+        tile assignments; two solutions that look identical because of duplicate tiles
+        stay two).  On a rectangular board only the half turn maps solutions to
+        solutions: ``c`` is restricted to the two top corners and the count is exactly
+        half the raw count.  The raw count is the default.
+    time_limit, node_limit:
+        Stop after that many seconds / nodes (``complete`` is then False).
+    schedule:
+        Best mode: maximum cumulative invalid inner joins allowed per number of tiles on
+        the board (see :mod:`.schedule`); default none.
+    frame_exact:
+        Best mode: joins between two border squares must always match.
+    target:
+        Best mode: stop as soon as this score is reached (default: the maximum score).
+    seed:
+        Shuffle candidates within each look-up key (None: tile order).  Used by the best
+        mode and its restarts; counts do not depend on it.
+    restart_nodes:
+        Best mode: restart from an empty board with the next seed after this many nodes.
+    priority_colours, priority_schedule:
+        Best mode heuristic: colours to use up early, and the minimum number of their
+        sides placed per number of tiles on the board (same forms as ``schedule``).
+    progress:
+        Called about every ``progress_interval`` seconds with a dict of statistics
+        (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
+    """
+
+    name = "backtrack"
+
+    def __init__(
+        self,
+        order="rowscan",
+        corner: str | None = None,
+        symmetry: bool = False,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        schedule=None,
+        frame_exact: bool = True,
+        target: int | None = None,
+        seed: int | None = None,
+        restart_nodes: int | None = None,
+        priority_colours: Iterable[int] | None = None,
+        priority_schedule=None,
+        progress: ProgressCallback | None = None,
+        progress_interval: float = 0.5,
+    ):
+        self.order = order
+        self.corner = corner
+        self.symmetry = symmetry
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.schedule = schedule
+        self.frame_exact = frame_exact
+        self.target = target
+        self.seed = seed
+        self.restart_nodes = restart_nodes
+        self.priority_colours = list(priority_colours) if priority_colours is not None else None
+        self.priority_schedule = priority_schedule
+        self.progress = progress
+        self.progress_interval = progress_interval
+
+    # ------------------------------------------------------------------ helpers
+    def search_squares(self, puzzle: Puzzle) -> np.ndarray:
+        """The squares the search fills, in order (hint squares left out)."""
+        full = resolve_order(self.order, puzzle.width, puzzle.height, self.corner)
+        return search_order(full, puzzle.width, puzzle.height, [h.square for h in puzzle.hints])
+
+    def plan(self, puzzle: Puzzle, **options) -> SearchPlan:
+        """The precomputed kernel arrays for ``puzzle`` (exposed for inspection and tools)."""
+        return build_plan(puzzle, self.search_squares(puzzle), **options)
+
+    def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
+        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
+        if not self.symmetry:
+            return [puzzle]
+        if puzzle.hints:
+            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
+        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
+        W, H = puzzle.width, puzzle.height
+        corners = [0] if W == H else [0, W - 1]
+        variants = []
+        for square in corners:
+            rotation = T.border_rotations(puzzle.tiles[corner_tile], square, W, H)[0]
+            variants.append(puzzle.with_hints([Hint(square, corner_tile, rotation)]))
+        return variants
+
+    # ------------------------------------------------------------------ public modes
+    def count(self, puzzle: Puzzle, start=None) -> SearchResult:
+        """Count every solution (of the subtree below ``start`` if given)."""
+        return self._exact(puzzle, start, k=None, callback=None, collect=False, record=False)
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, callback=None, collect: bool = True) -> SearchResult:
+        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
+
+        ``callback(board)`` is called for each solution as it is found; returning True
+        stops the search (``stopped_by="callback"``).
+        """
+        if k is not None and k < 1:
+            raise InputError("k must be at least 1")
+        return self._exact(puzzle, start, k=k, callback=callback, collect=collect, record=True)
+
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, collect: bool = False) -> SearchResult:
+        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
+        return self._exact(puzzle, start, k=None, callback=callback, collect=collect, record=True)
+
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Board], SearchResult]:
+        """All valid partial boards filling the first ``depth`` squares of the order.
+
+        The subtrees below them partition the search: for the full search,
+        ``solutions == sum(count(start=b).solutions)`` and
+        ``nodes == split_result.nodes + sum(count(start=b).nodes)``, which is how
+        parallel runs divide work.  Not combined with ``symmetry``.
+        """
+        if self.symmetry:
+            raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
+        squares = self.search_squares(puzzle)
+        if not 0 <= depth <= len(squares):
+            raise InputError(f"split depth {depth} outside 0..{len(squares)}")
+        boards: list[Board] = []
+        result = self._exact(puzzle, start, k=None, callback=boards.append, collect=False, record=True, leaf=depth)
+        return boards, result
+
+    # ------------------------------------------------------------------ exact search
+    def _exact(self, puzzle, start, k, callback, collect, record, leaf=None) -> SearchResult:
+        limits = _Limits(self.time_limit, self.node_limit)
+        variants = self._variants(puzzle) if start is None else [puzzle]
+        if self.symmetry and start is not None:
+            raise InputError("symmetry and a start board cannot be combined")
+        total = SearchResult(solver=self.name)
+        total.statistics = {"order": self.order if isinstance(self.order, str) else "custom",
+                            "corner": self.corner, "symmetry": bool(self.symmetry), "kernel_calls": 0}
+        if self.symmetry:
+            sym = variants[0].hints[0]
+            total.statistics["symmetry_fixed"] = {
+                "tile": sym.tile + 1,
+                "squares": [int(v.hints[0].square) for v in variants],
+                "divides_raw_count_by": 4 // len(variants),
+            }
+        remaining_k = k
+        complete = True
+        for variant in variants:
+            part = self._exact_one(variant, start, remaining_k, callback, collect, record, leaf, limits, total)
+            complete = complete and part
+            if total.stopped_by is not None:
+                complete = False
+                break
+            if remaining_k is not None:
+                remaining_k = k - total.solutions
+                if remaining_k <= 0:
+                    break
+        total.complete = complete and total.stopped_by is None
+        total.seconds = time.perf_counter() - limits.started
+        return total
+
+    def _exact_one(self, puzzle, start, k, callback, collect, record, leaf, limits, total: SearchResult) -> bool:
+        squares = self.search_squares(puzzle)
+        plan = build_plan(puzzle, squares)
+        D = plan.depth
+        if len(total.nodes_per_depth) < D:
+            total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+        leaf = D if leaf is None else leaf
+        board, used, first = _start_arrays(plan, start, exact=True)
+        if board is None:  # hints (or the start board) contradict each other
+            return True
+        if first == leaf:  # nothing left to place below the start
+            total.solutions += 1
+            if record:
+                solution = _to_board(puzzle, board)
+                if collect:
+                    total.boards.append(solution)
+                if callback is not None and callback(solution):
+                    total.stopped_by = "callback"
+            return True
+        if first > leaf:
+            raise InputError(f"the start board already fills {first} squares of the order, more than {leaf}")
+        cur = np.zeros(D + 1, np.int32)
+        end = np.zeros(D + 1, np.int32)
+        state = np.array([first, first, leaf, 1], dtype=np.int64)
+        rows = plan.exact_phases()
+        checks = rows if (rows[:, P_NCHK] > 0).any() else None
+        npd = np.zeros(D, np.int64)
+        budget = FIRST_SLICE_NODES
+        last_report = time.perf_counter()
+        n_sq = puzzle.n_squares
+        buffer_rows = 0
+        if record:
+            buffer_rows = 1024 if k is None else max(1, min(1024, k - total.solutions))
+        out = np.zeros((buffer_rows, n_sq), np.int32)
+        try:
+            while True:
+                want = budget
+                left = limits.remaining_nodes(total.nodes)
+                if left is not None:
+                    if left <= 0:
+                        total.stopped_by = "nodes"
+                        return False
+                    want = min(want, left)
+                max_solutions = -1 if k is None else k - total.solutions
+                npd[:] = 0
+                t0 = time.perf_counter()
+                nodes, leaves, written, status = K.exact_search(
+                    plan.cand, plan.starts, plan.pcol, plan.order, rows,
+                    board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
+                )
+                elapsed = time.perf_counter() - t0
+                total.statistics["kernel_calls"] += 1
+                total.nodes += int(nodes)
+                total.solutions += int(leaves)
+                for d in np.flatnonzero(npd):
+                    total.nodes_per_depth[d] += int(npd[d])
+                stop = False
+                for r in range(written):
+                    solution = _to_board(puzzle, out[r])
+                    if collect:
+                        total.boards.append(solution)
+                    if callback is not None and callback(solution):
+                        stop = True
+                if stop:
+                    total.stopped_by = "callback"
+                    return False
+                if status == K.FINISHED:
+                    return True
+                if k is not None and total.solutions >= k:
+                    total.stopped_by = "solutions"
+                    return False
+                budget = _next_budget(budget, nodes, elapsed)
+                now = time.perf_counter()
+                if self.progress is not None and now - last_report >= self.progress_interval:
+                    last_report = now
+                    self.progress(_progress_stats(total, limits))
+                if limits.out_of_time():
+                    total.stopped_by = "time"
+                    return False
+        except KeyboardInterrupt:
+            total.stopped_by = "interrupted"
+            return False
+
+    # ------------------------------------------------------------------ best mode
+    def best(self, puzzle: Puzzle, start=None, callback: Callable[[Board, int], bool | None] | None = None) -> SearchResult:
+        """Search for the largest score (matched inner joins) under the schedule.
+
+        ``result.best_score`` / ``result.best_board`` hold the best (possibly partial)
+        board found; ``callback(board, score)`` is called when it improves (checked
+        between kernel slices, so several improvements within one slice are reported
+        once, as the best of them).  ``complete`` means the whole space allowed by the
+        schedule was searched, so the best score is optimal under that schedule.
+        """
+        limits = _Limits(self.time_limit, self.node_limit)
+        variants = self._variants(puzzle) if start is None else [puzzle]
+        if len(variants) > 1:
+            variants = variants[:1]  # the best score is the same in every rotation class
+        puzzle_v = variants[0]
+        n_sq = puzzle.n_squares
+        allowed_by_tiles = schedule_array(self.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
+        target = puzzle.max_score if self.target is None else int(self.target)
+        prio_w = np.zeros(puzzle.n_tiles, np.int32)
+        prio_by_tiles = np.zeros(n_sq + 1, np.int32)
+        if self.priority_colours:
+            colours = set(int(c) for c in self.priority_colours)
+            prio_w = np.array([sum(int(c) in colours for c in tile) for tile in puzzle.tiles], np.int32)
+            prio_by_tiles = schedule_array(self.priority_schedule, n_sq, what="priority schedule")
+        total = SearchResult(solver=self.name, best_score=-1)
+        total.statistics = {"order": self.order if isinstance(self.order, str) else "custom", "corner": self.corner,
+                            "target": target, "restarts": 0, "complete_boards": 0, "kernel_calls": 0,
+                            "frame_exact": self.frame_exact}
+        restart = 0
+        try:
+            while True:
+                seed = self.seed if self.restart_nodes is None else (self.seed or 0) + restart
+                finished = self._best_run(puzzle_v, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target,
+                                          limits, total, callback)
+                if finished or total.stopped_by is not None:
+                    total.complete = finished and total.stopped_by is None and self.restart_nodes is None
+                    if finished and self.restart_nodes is not None and total.stopped_by is None:
+                        total.complete = True
+                    break
+                restart += 1
+                total.statistics["restarts"] = restart
+        except KeyboardInterrupt:
+            total.stopped_by = "interrupted"
+        total.seconds = time.perf_counter() - limits.started
+        if total.best_board is not None:
+            total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
+            total.best_score = total.best_board.score()
+        if total.best_score is not None and total.best_score >= 0 and total.best_board is not None \
+                and total.best_board.is_complete and total.best_score == puzzle.max_score:
+            total.solutions = max(total.solutions, 1)
+        return total
+
+    def _best_run(self, puzzle, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target, limits, total, callback) -> bool:
+        """One run from the start board; True when its search space is exhausted."""
+        squares = self.search_squares(puzzle)
+        n_hints = len(puzzle.hints)
+        D = len(squares)
+        depth_tiles = n_hints + np.arange(1, D + 1)
+        allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
+        prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
+        max_errors = int(min(allowed.max(), 4)) if D else 0
+        plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=self.frame_exact, seed=seed)
+        if len(total.nodes_per_depth) < D:
+            total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+        board, used, first = _start_arrays(plan, start, exact=False)
+        board_obj = _to_board(puzzle, board)
+        start_score = board_obj.score()
+        start_errors = len(board_obj.mismatches())
+        start_prio = int(sum(prio_w[t] for t in board_obj.tiles if t >= 0))
+        if start_score > total.best_score:
+            total.best_score = start_score
+            total.best_board = board_obj
+        if first >= D:
+            if board_obj.is_complete:
+                total.statistics["complete_boards"] += 1
+            return True
+        cur = np.zeros(D + 1, np.int32)
+        end = np.zeros(D + 1, np.int32)
+        phase = np.zeros(D + 1, np.int32)
+        err_stack = np.zeros(D + 1, np.int32)
+        match_stack = np.zeros(D + 1, np.int32)
+        prio_stack = np.zeros(D + 1, np.int32)
+        err_stack[first] = start_errors
+        match_stack[first] = start_score
+        prio_stack[first] = start_prio
+        best_board = board.copy()
+        state = np.array([first, first, D, 1, total.best_score], dtype=np.int64)
+        npd = np.zeros(D, np.int64)
+        budget = FIRST_SLICE_NODES
+        run_nodes = 0
+        last_report = time.perf_counter()
+        reported = total.best_score
+        while True:
+            want = budget
+            left = limits.remaining_nodes(total.nodes)
+            if left is not None:
+                if left <= 0:
+                    total.stopped_by = "nodes"
+                    return False
+                want = min(want, left)
+            if self.restart_nodes is not None:
+                want = min(want, max(1, self.restart_nodes - run_nodes))
+            npd[:] = 0
+            t0 = time.perf_counter()
+            nodes, complete_boards, status = best_search(
+                plan.cand, plan.starts, plan.pcol, plan.order,
+                plan.n_phases, plan.phases, plan.known_joins, allowed, prio_w, prio_min,
+                board, used, cur, end, phase, err_stack, match_stack, prio_stack,
+                state, best_board, np.int64(want), np.int64(target), npd,
+            )
+            elapsed = time.perf_counter() - t0
+            total.statistics["kernel_calls"] += 1
+            total.nodes += int(nodes)
+            run_nodes += int(nodes)
+            total.statistics["complete_boards"] += int(complete_boards)
+            for d in np.flatnonzero(npd):
+                total.nodes_per_depth[d] += int(npd[d])
+            if state[4] > total.best_score:
+                total.best_score = int(state[4])
+                total.best_board = _to_board(puzzle, best_board)
+            if total.best_score > reported:
+                reported = total.best_score
+                if callback is not None and callback(total.best_board, total.best_score):
+                    total.stopped_by = "callback"
+                    return False
+            if status == K.TARGET:
+                total.stopped_by = "target"
+                return False
+            if status == K.FINISHED:
+                return True
+            budget = _next_budget(budget, nodes, elapsed)
+            now = time.perf_counter()
+            if self.progress is not None and now - last_report >= self.progress_interval:
+                last_report = now
+                self.progress(_progress_stats(total, limits))
+            if limits.out_of_time():
+                total.stopped_by = "time"
+                return False
+            if self.restart_nodes is not None and run_nodes >= self.restart_nodes:
+                return False
+
+
+# ---------------------------------------------------------------------------- helpers
+def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
+    """Aim each kernel call at about SLICE_SECONDS."""
+    if nodes < budget or elapsed <= 0:
+        return budget
+    rate = nodes / elapsed
+    return int(min(max(rate * SLICE_SECONDS, 10_000), 4 * budget))
+
+
+def _progress_stats(total: SearchResult, limits: _Limits) -> dict:
+    seconds = time.perf_counter() - limits.started
+    return {
+        "nodes": total.nodes,
+        "nodes_per_second": total.nodes / seconds if seconds > 0 else 0.0,
+        "deepest": total.deepest,
+        "solutions": total.solutions,
+        "best_score": total.best_score,
+        "seconds": seconds,
+    }
+
+
+def _to_board(puzzle: Puzzle, placements: np.ndarray) -> Board:
+    p = np.asarray(placements)
+    tiles = np.where(p >= 0, p >> 2, -1)
+    rotations = np.where(p >= 0, p & 3, 0)
+    return Board(puzzle, tiles, rotations)
+
+
+def _start_placements(plan: SearchPlan, start) -> dict[int, tuple[int, int]]:
+    """Non-hint placements of a start board given as a Board, mapping or sequence."""
+    puzzle = plan.puzzle
+    if start is None:
+        return {}
+    if isinstance(start, Board):
+        placed = start.placements()
+    elif isinstance(start, Mapping):
+        placed = {int(s): (int(t), int(r)) for s, (t, r) in start.items()}
+    else:
+        items = list(start)
+        if len(items) > plan.depth:
+            raise InputError(f"the start lists {len(items)} placements but the order has {plan.depth} squares")
+        placed = {int(plan.order[i]): (int(t), int(r)) for i, (t, r) in enumerate(items)}
+    hints = puzzle.hint_map if hasattr(puzzle, "hint_map") else {h.square: (h.tile, h.rotation) for h in puzzle.hints}
+    result = {}
+    for square, (tile, rotation) in placed.items():
+        if square in hints:
+            if tuple(hints[square])[:2] != (tile, rotation) and not np.array_equal(
+                T.rotate(puzzle.tiles[tile], rotation), T.rotate(puzzle.tiles[hints[square][0]], hints[square][1])
+            ):
+                raise InputError(f"the start board disagrees with the hint on square {square}")
+            continue
+        result[square] = (tile, rotation)
+    return result
+
+
+def _start_arrays(plan: SearchPlan, start, exact: bool):
+    """Board and used arrays with hints and the start prefix placed, and the first depth.
+
+    Returns ``(None, None, 0)`` when (in exact mode) the hints or the start contradict
+    each other, so that the subtree is empty.
+    """
+    puzzle = plan.puzzle
+    board = plan.board0.copy()
+    used = plan.used0.copy()
+    placed = _start_placements(plan, start)
+    k = len(placed)
+    prefix = set(int(s) for s in plan.order[:k])
+    if set(placed) != prefix:
+        raise InputError(
+            f"the start board must fill exactly the first {k} squares of the search order (a prefix), "
+            "besides the hints"
+        )
+    for square, (tile, rotation) in placed.items():
+        if not 0 <= tile < puzzle.n_tiles or not 0 <= rotation < 4:
+            raise InputError(f"the start board places an unknown tile {tile + 1} or rotation {rotation}")
+        if used[tile]:
+            raise InputError(f"the start board uses tile {tile + 1} twice (or a hint tile)")
+        used[tile] = 1
+        board[square] = tile * 4 + rotation
+    board_obj = _to_board(puzzle, board)
+    if exact and not board_obj.verify(require_complete=False).valid:
+        if k == 0:
+            return None, None, 0  # contradictory hints: no solution
+        reasons = "; ".join(board_obj.verify(require_complete=False).reasons[:3])
+        raise InputError(f"the start board is not a valid partial solution: {reasons}")
+    if not exact:
+        outer_bad = [s for s in range(puzzle.n_squares) if board[s] >= 0 and not T.fits_border(
+            puzzle.tiles[board[s] >> 2], int(board[s] & 3), s, puzzle.width, puzzle.height)]
+        if outer_bad:
+            raise InputError("the start board puts a tile against the border the wrong way")
+    return board, used, k

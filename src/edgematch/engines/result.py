@@ -1,0 +1,112 @@
+"""What every engine returns: :class:`SearchResult`.
+
+One result type for all engines (backtracking, CP-SAT, ...) so that scripts, the command
+line and the cross-checking tests read counts and boards the same way whichever engine
+produced them.  Counts are Python integers: engines sum their per-call machine integers
+into them, so they never overflow however long a run lasts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Board
+
+
+@dataclass
+class SearchResult:
+    """The outcome of a count, a solve or a best-score search.
+
+    ``complete`` is True only when the whole search space was explored, so that
+    ``solutions`` is the exact count (count mode) or ``best_score`` the optimum under the
+    given restrictions (best mode).  Otherwise ``stopped_by`` names what ended the run:
+    ``"time"``, ``"nodes"``, ``"solutions"`` (k found), ``"target"`` (target score
+    reached), ``"interrupted"`` (Ctrl-C) or ``"restarts"``.
+    """
+
+    solutions: int = 0
+    nodes: int = 0
+    nodes_per_depth: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+    complete: bool = False
+    stopped_by: str | None = None
+    best_score: int | None = None
+    best_board: Board | None = None
+    boards: list[Board] = field(default_factory=list)
+    statistics: dict[str, Any] = field(default_factory=dict)
+    solver: str = ""
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def deepest(self) -> int:
+        """The deepest search depth reached (1-based: number of tiles the search placed)."""
+        for depth in range(len(self.nodes_per_depth), 0, -1):
+            if self.nodes_per_depth[depth - 1]:
+                return depth
+        return 0
+
+    def solution_set(self) -> set[tuple[tuple[int, int], ...]]:
+        """The collected boards as a set of tuples of ``(tile, rotation)`` per square.
+
+        Rotations are normalised to the smallest rotation showing the same edges, so that
+        two engines that try a symmetric tile in different rotations agree.
+        """
+        return {board_key(board) for board in self.boards}
+
+    def to_dict(self, include_boards: bool = False) -> dict[str, Any]:
+        """Plain data for JSON output (``--json``)."""
+        data: dict[str, Any] = {
+            "solver": self.solver,
+            "solutions": self.solutions,
+            "nodes": self.nodes,
+            "nodes_per_depth": list(self.nodes_per_depth),
+            "seconds": round(self.seconds, 6),
+            "nodes_per_second": round(self.nodes_per_second, 1),
+            "complete": self.complete,
+            "stopped_by": self.stopped_by,
+            "deepest": self.deepest,
+        }
+        if self.best_score is not None:
+            data["best_score"] = self.best_score
+        if self.best_board is not None:
+            data["best_board"] = _board_data(self.best_board)
+        if include_boards:
+            data["boards"] = [_board_data(b) for b in self.boards]
+        data["statistics"] = self.statistics
+        return data
+
+
+def board_key(board: Board) -> tuple[tuple[int, int], ...]:
+    """``(tile, rotation)`` per square with rotations normalised for symmetric tiles.
+
+    Empty squares are ``(-1, 0)``.
+    """
+    tiles = board.puzzle.tiles
+    key = []
+    for tile, rotation in zip(board.tiles.tolist(), board.rotations.tolist()):
+        if tile < 0:
+            key.append((-1, 0))
+            continue
+        edges = tiles[tile]
+        shown = tuple(int(c) for c in _roll(edges, rotation))
+        first = next(r for r in range(4) if tuple(int(c) for c in _roll(edges, r)) == shown)
+        key.append((tile, first))
+    return tuple(key)
+
+
+def _roll(edges, r: int):
+    r %= 4
+    return list(edges[-r:]) + list(edges[:-r]) if r else list(edges)
+
+
+def _board_data(board: Board) -> dict[str, Any]:
+    """Tile numbers as users see them (1-based, 0 = empty square), row by row from A1."""
+    return {
+        "tiles": [int(t) + 1 for t in board.tiles],
+        "rotations": [int(r) for r in board.rotations],
+        "score": board.score(),
+    }
