@@ -89,6 +89,7 @@ class TabuParams:
     intensify_after: int = 30
     max_intensifications: int = 0
     tie_break: str = "random"
+    forced_moves: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "position_tenure", tuple(int(x) for x in self.position_tenure))
@@ -110,7 +111,7 @@ class TabuParams:
             low, high = getattr(self, name)
             if len(getattr(self, name)) != 2 or low < 0 or high < low:
                 raise InputError(f"{name} must be two bounds 0 <= min <= max, got {getattr(self, name)}")
-        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications"):
+        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications", "forced_moves"):
             if getattr(self, name) < 0:
                 raise InputError(f"{name} must not be negative")
 
@@ -136,6 +137,7 @@ class TabuParams:
         values[K.P_INTENSIFY] = self.intensify_after
         values[K.P_MAX_INTENSIFY] = self.max_intensifications
         values[K.P_TIE_RANDOM] = TIE_CODES[self.tie_break]
+        values[K.P_FORCE] = self.forced_moves
         return values
 
     def to_dict(self) -> dict[str, Any]:

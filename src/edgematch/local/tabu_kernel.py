@@ -45,8 +45,8 @@ N_COUNTERS = 10
 
 # integer parameters (see TabuParams)
 (P_SIZE_MIN, P_SIZE_MAX, P_SELECTION, P_POS_MIN, P_POS_MAX, P_ARC_MIN, P_ARC_MAX, P_PLATEAU,
- P_DIV_MOVES, P_DIV_ROTATION, P_INTENSIFY, P_MAX_INTENSIFY, P_TIE_RANDOM) = range(13)
-N_PARAMS = 13
+ P_DIV_MOVES, P_DIV_ROTATION, P_INTENSIFY, P_MAX_INTENSIFY, P_TIE_RANDOM, P_FORCE) = range(14)
+N_PARAMS = 14
 
 SEL_RANDOM, SEL_VIOLATED, SEL_CHECKERBOARD = 0, 1, 2
 ROT_BEST, ROT_RANDOM = 0, 1
@@ -223,6 +223,9 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
                     if i != j and tabu_arc[arc_slot(squares[i], squares[j], n, arc_size)] > it:
                         c += TABU
                     cost[i, j] = c
+            for f in range(min(params[P_FORCE], k)):  # these pieces must leave their square
+                i = below(rng, k)
+                cost[i, i] += TABU
             min_cost_assignment(cost, k, assign, u, v, p, way, minv, used)
             for i in range(k):
                 j = assign[i]
