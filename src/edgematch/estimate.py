@@ -1,0 +1,530 @@
+"""Brendan Owen's estimate of the number of solutions and of search-tree nodes.
+
+The model (Owen 2008/2009, as written up in the documentation of the Julia package
+Eternity2Puzzles.jl, "Solution estimates"): a partial board reached by a backtracking
+search along a fixed scan order is a choice of tiles for the squares filled so far, and
+the chance that it is valid is the chance that every join closed so far matches, as if
+the tile sides were drawn at random from the finite pools of sides of each colour.  So the
+expected number of valid partial boards after ``d`` placements is
+
+    S(d) = (ways to place tiles on those squares) x p_frame(b) x p_inner(m)
+
+* ways to place: ``P(a_c, p_c) P(a_e, p_e) P(a_i, p_i) 4^p_i`` for ``p_c`` corner, ``p_e``
+  edge and ``p_i`` inner squares filled from ``a_c``, ``a_e``, ``a_i`` free tiles (frame
+  tiles have one rotation that fits; ``P(n, k) = n!/(n-k)!``).  We count *distinct*
+  rotations, so a tile that looks the same after a half turn contributes 2, not 4 (the
+  exact count is an elementary symmetric polynomial of the rotation counts times
+  ``p_i!``; it equals ``P(a_i, p_i) 4^p_i`` when no tile is symmetric).  This matches how
+  our engines count nodes and solutions: rotations that show the same edges are one.
+* ``p_frame(b) = Vb(B, b) / (P(T_a, b) P(T_b, b))``: a frame join pairs the side just
+  clockwise of a tile's grey side ("a") with the side just anticlockwise of it ("b"), and
+  ``Vb(i, b) = sum_j Vb(i-1, b-j) P(A_i, j) P(B_i, j) C(b, j)`` counts the ways ``b`` joins
+  can match using colours ``1..i`` (``A_i``, ``B_i``: "a" and "b" sides of colour ``i``;
+  the package writes ``P(n_i, j)^2`` with ``n_i`` = half the sides, the same thing when
+  the two counts are equal, as they are in every solvable puzzle).
+* ``p_inner(m) = Vm(M, m) / P(2T_m, 2m)`` with
+  ``Vm(i, m) = sum_j Vm(i-1, m-j) P(2n_i, 2j) C(m, j)`` over inner colours.
+
+The expected number of nodes of a complete search is ``sum_d S(d)`` (a node = one tile
+placed by the search; hint squares are not nodes), and ``S(last depth)`` is the expected
+number of solutions.
+
+Hints (pre-placed tiles) have two treatments:
+
+* ``hints="pooled"`` (the package's): hinted tiles are placed first, their sides stay in
+  the colour pools and their joins count as ordinary random joins.  This reproduces the
+  package's published figures (``e2`` with the starter: 14,702 solutions and 1.365e47
+  nodes on a row scan from the bottom-left corner).
+* ``hints="fixed"`` (default): the hinted sides leave the pools, and a join between a free
+  square and a hint needs that hint's *specific* colour: ``Vm`` gains, per colour, the
+  ``h_i`` slots that must hold colour ``i`` (``P(2n_i, 2j + h_i)``) and the denominator
+  becomes ``P(2T_m, 2m + h)`` (likewise for frame joins, per side type).  A join between
+  two hints is certain (or makes the estimate 0).  Closer to the truth on puzzles with
+  several hints; on ``e2`` the two agree within a few percent.
+
+Invalid-join schedules (only inner joins may be invalid, as in the package): the schedule
+of the backtracking engine (:mod:`edgematch.engines.backtrack.schedule`) gives, for each
+number of tiles on the board, the maximum cumulative number of invalid inner joins.  The
+probability that the first ``v`` of ``m`` joins match and the rest do not follows
+``q(m, v) = q(m-1, v) - q(m, v+1)``, ``q(m, m) = p_inner(m)`` (the joins are exchangeable),
+and it is weighed by the number of ways to place exactly ``k`` invalid joins among the
+joins closed so far while respecting the schedule at every earlier depth (a direct
+dynamic programme; the package's recursion over its "slip array" counts the same thing,
+and its slip array ``[d1, d2, ...]`` is our ``breaks:d1,d2,...``).  With
+``hints="fixed"`` the joins with hints must match and only joins between free squares
+may be invalid (an approximation: the engine may also break a join with a hint).
+
+Everything is exact (Python integers and fractions), then reported as floats and
+base-10 logarithms.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from .errors import InputError
+from .model import Puzzle
+from .model import tiles as T
+from .model.squares import square_name
+
+HINT_MODELS = ("fixed", "pooled")
+
+
+# --------------------------------------------------------------------------- results
+@dataclass
+class Estimate:
+    """Expected partial boards per depth for one puzzle, order and schedule."""
+
+    order: tuple[int, ...]
+    #: expected valid partial boards after d free placements, d = 0..n (index 0: 1)
+    partial: list[Fraction]
+    hints: str
+    schedule: tuple[int, ...] | None = None
+    name: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def depth(self) -> int:
+        """Number of squares the search fills (free squares)."""
+        return len(self.partial) - 1
+
+    @property
+    def solutions(self) -> float:
+        """Expected number of solutions (complete boards)."""
+        return _to_float(self.partial[-1])
+
+    @property
+    def nodes(self) -> float:
+        """Expected nodes of a complete search: sum of the expected widths of every depth."""
+        return _to_float(self.nodes_exact)
+
+    @property
+    def nodes_exact(self) -> Fraction:
+        return sum(self.partial[1:], Fraction(0))
+
+    @property
+    def nodes_per_depth(self) -> list[float]:
+        """Expected nodes at depths 1..n."""
+        return [_to_float(x) for x in self.partial[1:]]
+
+    @property
+    def log10_solutions(self) -> float:
+        return _log10(self.partial[-1])
+
+    @property
+    def log10_nodes(self) -> float:
+        return _log10(self.nodes_exact)
+
+    @property
+    def widest_depth(self) -> int:
+        """The depth (1-based) with the most expected nodes: where the search tree is widest."""
+        if self.depth == 0:
+            return 0
+        return max(range(1, self.depth + 1), key=lambda d: self.partial[d])
+
+    @property
+    def widest_square(self) -> int | None:
+        d = self.widest_depth
+        return self.order[d - 1] if d else None
+
+    def to_dict(self, width: int | None = None, per_depth: bool = True) -> dict:
+        widest = self.widest_square
+        data = {
+            "puzzle": self.name,
+            "expected_solutions": self.solutions,
+            "expected_nodes": self.nodes,
+            "log10_expected_solutions": self.log10_solutions,
+            "log10_expected_nodes": self.log10_nodes,
+            "widest_depth": self.widest_depth,
+            "widest_square": square_name(widest, width) if (widest is not None and width) else widest,
+            "widest_expected_nodes": _to_float(self.partial[self.widest_depth]) if self.depth else 0.0,
+            "hints": self.hints,
+            "schedule": list(self.schedule) if self.schedule is not None else None,
+            "notes": list(self.notes),
+        }
+        if per_depth:
+            data["order"] = [square_name(s, width) if width else s for s in self.order]
+            data["expected_nodes_per_depth"] = self.nodes_per_depth
+        return data
+
+
+def _to_float(x: Fraction) -> float:
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
+
+
+def _log10(x: Fraction) -> float:
+    if x <= 0:
+        return -math.inf
+    return math.log10(x.numerator) - math.log10(x.denominator)
+
+
+# --------------------------------------------------------------------------- combinatorics
+def falling(n: int, k: int) -> int:
+    """P(n, k) = n! / (n-k)!, and 0 when k > n (no way to pick more than there are)."""
+    if k < 0 or k > n:
+        return 0
+    return math.perm(n, k)
+
+
+def elementary_symmetric(weights: Sequence[int]) -> list[int]:
+    """e_0..e_n of the weights: e_k = sum over k-subsets of the product of their weights."""
+    e = [1] + [0] * len(weights)
+    for count, w in enumerate(weights, start=1):
+        for k in range(count, 0, -1):
+            e[k] += w * e[k - 1]
+    return e
+
+
+def matching_ways_inner(pool: Sequence[int], fixed: Sequence[int], m_max: int) -> list[int]:
+    """V(m) for m = 0..m_max: ordered ways to fill ``m`` free joins (2 slots each) plus
+    ``fixed[i]`` slots that must show colour ``i``, so that every join matches, with the
+    ``pool[i]`` sides of each colour.  ``V(m) = sum over colour splits of prod_i
+    P(pool_i, 2 j_i + fixed_i) x multinomial(m; j)``, built one colour at a time."""
+    V = [1] + [0] * m_max
+    for n_i, h_i in zip(pool, fixed):
+        new = [0] * (m_max + 1)
+        ways = [falling(n_i, 2 * j + h_i) for j in range(m_max + 1)]
+        if not any(ways):
+            return [0] * (m_max + 1)
+        for m in range(m_max + 1):
+            total = 0
+            for j in range(m + 1):
+                if ways[j] == 0:
+                    if 2 * j + h_i > n_i:
+                        break
+                    continue
+                if V[m - j]:
+                    total += V[m - j] * ways[j] * math.comb(m, j)
+            new[m] = total
+        V = new
+    return V
+
+
+def matching_ways_frame(pool_a: Sequence[int], pool_b: Sequence[int], need_a: Sequence[int],
+                        need_b: Sequence[int], b_max: int) -> list[int]:
+    """V(b) for frame joins: each join pairs an "a" side with a "b" side of one colour.
+
+    ``need_a[i]``: joins with a hint whose "b" side shows colour ``i`` (they need an "a"
+    side of that colour from the pool); ``need_b`` likewise."""
+    V = [1] + [0] * b_max
+    for A, B, ha, hb in zip(pool_a, pool_b, need_a, need_b):
+        new = [0] * (b_max + 1)
+        ways = [falling(A, j + ha) * falling(B, j + hb) for j in range(b_max + 1)]
+        if not any(ways):
+            return [0] * (b_max + 1)
+        for b in range(b_max + 1):
+            total = 0
+            for j in range(b + 1):
+                if ways[j] and V[b - j]:
+                    total += V[b - j] * ways[j] * math.comb(b, j)
+            new[b] = total
+        V = new
+    return V
+
+
+# --------------------------------------------------------------------------- board facts
+def _side_type(edges, side: int) -> str:
+    """'grey', 'a' (just clockwise of a grey side), 'b' (just anticlockwise) or 'inner'."""
+    if edges[side] == T.GREY:
+        return "grey"
+    if edges[(side - 1) % 4] == T.GREY:
+        return "a"
+    if edges[(side + 1) % 4] == T.GREY:
+        return "b"
+    return "inner"
+
+
+@dataclass(frozen=True)
+class _Join:
+    a: int
+    b: int
+    side_a: int  # side of square a facing b
+    frame: bool  # lies along the border (both squares on the same border line)
+
+
+def _joins(width: int, height: int) -> list[_Join]:
+    joins = []
+    for row in range(height):
+        for col in range(width):
+            s = row * width + col
+            if col + 1 < width:
+                joins.append(_Join(s, s + 1, T.E, row in (0, height - 1)))
+            if row + 1 < height:
+                joins.append(_Join(s, s + width, T.S, col in (0, width - 1)))
+    return joins
+
+
+def check_order(puzzle: Puzzle, order: Iterable[int] | None) -> tuple[int, ...]:
+    """The free squares in search order (hint squares dropped), checked as the engine
+    checks them: :class:`InputError` when a square is off the board, repeated or missing."""
+    if order is None:
+        return tuple(s for s in range(puzzle.n_squares) if s not in puzzle.hint_map)
+    from .engines.backtrack.orders import search_order
+
+    squares = search_order(list(order), puzzle.width, puzzle.height, puzzle.hint_map)
+    return tuple(int(s) for s in squares)
+
+
+# --------------------------------------------------------------------------- the estimate
+def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed", corner: str | None = None) -> Estimate:
+    """Expected valid partial boards at every depth of a search along ``order``.
+
+    ``order``: a scan order name of the backtracking engine (``rowscan``, ``e2path``, ...,
+    from ``corner``), a file of square names, or a sequence of squares (hint squares may
+    be listed or left out); None is the plain row scan from the top-left corner.
+    ``schedule``: the invalid-join schedule in any form the backtracking engine accepts
+    (``--schedule``: ``N``, ``D:E,...``, ``breaks:B1,B2,...``, ``julia:TARGET``, a list of
+    values per number of tiles on the board, hints included), or None (every join must
+    match).  ``hints``: "fixed" or "pooled" (see the module documentation).
+    """
+    if hints not in HINT_MODELS:
+        raise InputError(f"unknown hint model '{hints}' (choose from {', '.join(HINT_MODELS)})")
+    width, height = puzzle.width, puzzle.height
+    free_order = check_order(puzzle, _full_order(puzzle, order, corner))
+    n_free = len(free_order)
+    caps = _caps(puzzle, schedule, n_free)
+
+    tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+    hint_map = puzzle.hint_map
+    hinted_tiles = {t for t, _ in hint_map.values()}
+    pooled = hints == "pooled"
+    notes: list[str] = []
+
+    # Free tiles by kind, and distinct rotations of the free inner tiles.
+    kinds = [sum(1 for c in t if c == T.GREY) for t in tiles]
+    free = [i for i in range(len(tiles)) if i not in hinted_tiles]
+    a_corner = sum(1 for i in free if kinds[i] == T.CORNER)
+    a_edge = sum(1 for i in free if kinds[i] == T.EDGE)
+    inner_rotations = [len(T.distinct_rotations(tiles[i])) for i in free if kinds[i] == T.INNER]
+    inner_ways = elementary_symmetric(inner_rotations)
+
+    # Side pools by role: frame "a"/"b" sides and inner sides, per colour.
+    pool_tiles = range(len(tiles)) if pooled else free
+    colours = sorted({c for t in tiles for c in t if c != T.GREY})
+    index = {c: k for k, c in enumerate(colours)}
+    pool_a = [0] * len(colours)
+    pool_b = [0] * len(colours)
+    pool_in = [0] * len(colours)
+    for i in pool_tiles:
+        for side in range(4):
+            role = _side_type(tiles[i], side)
+            if role == "a":
+                pool_a[index[tiles[i][side]]] += 1
+            elif role == "b":
+                pool_b[index[tiles[i][side]]] += 1
+            elif role == "inner":
+                pool_in[index[tiles[i][side]]] += 1
+
+    # What a hint shows on each side.
+    shown: dict[int, tuple[int, ...]] = {}
+    hint_side_type: dict[tuple[int, int], str] = {}
+    for square, (tile, rot) in hint_map.items():
+        shown[square] = tuple(int(c) for c in T.rotate(tiles[tile], rot))
+        for side in range(4):
+            hint_side_type[(square, side)] = _side_type(tiles[tile], (side - rot) % 4)
+
+    # Walk the order: per depth, squares filled by kind, and the joins closed so far.
+    filled = set(hint_map)
+    kind_of_square = [T.square_kind(s, width, height) for s in range(width * height)]
+    joins_at: dict[int, list[_Join]] = {}
+    for j in _joins(width, height):
+        joins_at.setdefault(j.a, []).append(j)
+        joins_at.setdefault(j.b, []).append(j)
+
+    certain_ok = True
+    free_frame = free_inner = 0
+    if pooled:
+        # The package: hint-hint joins are ordinary joins, counted from the start.
+        for j in _joins(width, height):
+            if j.a in hint_map and j.b in hint_map:
+                if j.frame:
+                    free_frame += 1
+                else:
+                    free_inner += 1
+    else:
+        for j in _joins(width, height):
+            if j.a in hint_map and j.b in hint_map:
+                if shown[j.a][j.side_a] != shown[j.b][(j.side_a + 2) % 4]:
+                    certain_ok = False
+        if not certain_ok:
+            notes.append("two hints disagree on a join: no solution")
+
+    # Hint joins (fixed model): per colour, slots that must show that colour.
+    need_in = [0] * len(colours)
+    need_a = [0] * len(colours)
+    need_b = [0] * len(colours)
+    states: list[tuple[int, int, tuple, tuple, tuple, int, int, int]] = []
+    placed = [0, 0, 0]  # inner, edge, corner counts (indexed by kind)
+    inner_joins_per_depth = [free_inner]  # joins that may be invalid, cumulative, per depth
+    for square in free_order:
+        filled.add(square)
+        placed[kind_of_square[square]] += 1
+        for j in joins_at.get(square, []):
+            other = j.b if j.a == square else j.a
+            if other not in filled:
+                continue
+            if pooled or other not in hint_map:
+                if j.frame:
+                    free_frame += 1
+                else:
+                    free_inner += 1
+                continue
+            # a join between this free square and a hint: it must show the hint's colour
+            side_of_hint = j.side_a if other == j.a else (j.side_a + 2) % 4
+            colour = index.get(shown[other][side_of_hint])
+            if colour is None:  # grey facing a free square: impossible
+                certain_ok = False
+                continue
+            role = hint_side_type[(other, side_of_hint)]
+            if j.frame and role == "a":
+                need_b[colour] += 1
+            elif j.frame and role == "b":
+                need_a[colour] += 1
+            elif not j.frame and role == "inner":
+                need_in[colour] += 1
+            else:
+                certain_ok = False  # the hint shows a side of the wrong role here
+        states.append((placed[T.CORNER], placed[T.EDGE], tuple(need_a), tuple(need_b), tuple(need_in),
+                       free_frame, free_inner, placed[T.INNER]))
+        inner_joins_per_depth.append(free_inner)
+
+    b_max = max((s[5] for s in states), default=0)
+    m_max = max((s[6] for s in states), default=0)
+    frame_cache: dict[tuple, list[Fraction]] = {}
+    inner_cache: dict[tuple, list[list[Fraction]]] = {}
+    k_max = max(caps) if caps else 0
+    arrangements = _arrangements(inner_joins_per_depth, caps) if caps else None
+
+    partial = [Fraction(1)]
+    for depth, (pc, pe, na, nb, ni, b, m, pi) in enumerate(states, start=1):
+        if not certain_ok:
+            partial.append(Fraction(0))
+            continue
+        ways = falling(a_corner, pc) * falling(a_edge, pe) * inner_ways[pi] * math.factorial(pi) if pi <= len(inner_rotations) else 0
+        if ways == 0:
+            partial.append(Fraction(0))
+            continue
+        key_f = (na, nb)
+        if key_f not in frame_cache:
+            frame_cache[key_f] = _frame_probabilities(pool_a, pool_b, na, nb, b_max)
+        key_i = ni
+        if key_i not in inner_cache:
+            inner_cache[key_i] = _inner_probabilities(pool_in, ni, m_max, k_max)
+        p_frame = frame_cache[key_f][b]
+        q = inner_cache[key_i]  # q[k][m] = P(first m-k of m joins match, last k do not)
+        if arrangements is None:
+            p_inner = q[0][m]
+        else:
+            p_inner = sum((q[k][m] * arrangements[depth][k] for k in range(min(caps[depth - 1], m) + 1)), Fraction(0))
+        partial.append(ways * p_frame * p_inner)
+
+    return Estimate(
+        order=free_order,
+        partial=partial,
+        hints=hints,
+        schedule=tuple(caps) if caps else None,
+        name=puzzle.name,
+        notes=notes,
+    )
+
+
+def _full_order(puzzle: Puzzle, order, corner: str | None):
+    """Squares of ``order`` (a name, a file or a sequence), resolved as the engine does."""
+    if order is None:
+        return None
+    from .engines.backtrack.orders import resolve_order
+
+    return resolve_order(order, puzzle.width, puzzle.height, corner)
+
+
+def _caps(puzzle: Puzzle, schedule, n_free: int) -> list[int] | None:
+    """Maximum cumulative invalid inner joins per search depth 1..n_free, or None.
+
+    The engine's schedules are indexed by tiles on the board, hints included; search
+    depth d has d + (number of hints) tiles on the board."""
+    if schedule is None:
+        return None
+    from .engines.backtrack.schedule import schedule_array
+
+    values = schedule_array(schedule, puzzle.n_squares, max_score=puzzle.max_score)
+    shift = len(puzzle.hints)
+    caps = [int(values[d + shift]) for d in range(1, n_free + 1)]
+    if not any(caps):
+        return None
+    return caps
+
+
+def _frame_probabilities(pool_a, pool_b, need_a, need_b, b_max: int) -> list[Fraction]:
+    """p(b) for b = 0..b_max: chance that b free frame joins and the hint frame joins match."""
+    V = matching_ways_frame(pool_a, pool_b, need_a, need_b, b_max)
+    ta, tb = sum(pool_a), sum(pool_b)
+    ha, hb = sum(need_a), sum(need_b)
+    result = []
+    for b in range(b_max + 1):
+        total = falling(ta, b + ha) * falling(tb, b + hb)
+        result.append(Fraction(V[b], total) if total else Fraction(0))
+    return result
+
+
+def _inner_probabilities(pool, need, m_max: int, k_max: int) -> list[list[Fraction]]:
+    """q[k][m], k = 0..k_max: chance that, of m free inner joins, the first m-k match and the
+    last k do not (and every hint join matches).  q[0][m] is the all-match probability."""
+    V = matching_ways_inner(pool, need, m_max)
+    total_sides = sum(pool)
+    h = sum(need)
+    q0 = []
+    for m in range(m_max + 1):
+        total = falling(total_sides, 2 * m + h)
+        q0.append(Fraction(V[m], total) if total else Fraction(0))
+    q = [q0]
+    # q(m, v) = q(m-1, v) - q(m, v+1) with v = m - k: q[k][m] = q[k-1][m-1] - q[k-1][m]
+    for k in range(1, k_max + 1):
+        row = [Fraction(0)] * (m_max + 1)
+        for m in range(k, m_max + 1):
+            row[m] = q[k - 1][m - 1] - q[k - 1][m]
+        q.append(row)
+    return q
+
+
+def _arrangements(joins_per_depth: Sequence[int], caps: Sequence[int]) -> list[list[int]]:
+    """A[d][k]: ways to choose exactly k invalid joins among those closed by depth d, such
+    that at every depth e <= d at most caps[e-1] of the joins closed by e are invalid."""
+    k_max = max(caps)
+    A = [[1] + [0] * k_max]
+    for d in range(1, len(joins_per_depth)):
+        new_joins = joins_per_depth[d] - joins_per_depth[d - 1]
+        cap = caps[d - 1]
+        prev = A[-1]
+        row = [0] * (k_max + 1)
+        for k in range(min(cap, k_max) + 1):
+            row[k] = sum(prev[k - t] * math.comb(new_joins, t) for t in range(0, min(k, new_joins) + 1))
+        A.append(row)
+    return A
+
+
+def compare_orders(puzzle: Puzzle, orders, schedule=None, hints: str = "fixed",
+                   corner: str | None = None) -> list[tuple[str, Estimate]]:
+    """Scan orders ranked by expected nodes, fewest first.
+
+    ``orders``: a mapping name -> order, or an iterable of orders (names such as
+    ``"rowscan"`` or ``"e2path"``, files, or sequences of squares); default corner as in
+    :func:`estimate`.  Returns ``(label, Estimate)`` pairs."""
+    if isinstance(orders, dict):
+        items = list(orders.items())
+    else:
+        items = []
+        for o in orders:
+            if isinstance(o, str):
+                items.append((o, o))
+            else:
+                squares = list(o)
+                items.append((" ".join(square_name(int(q), puzzle.width) for q in squares[:4]) + " ...", squares))
+    ranked = [(label, estimate(puzzle, order, schedule, hints, corner)) for label, order in items]
+    ranked.sort(key=lambda item: item[1].nodes_exact)
+    return ranked
