@@ -1,0 +1,263 @@
+"""The classical CP model of an edge-matching puzzle, solved with OR-Tools CP-SAT.
+
+This is the baseline of Benoist & Bourreau (2008), whose Choco model it follows:
+
+* per square a *tile* variable and a *rotation* variable;
+* ``AllDifferent`` on the tile variables;
+* per square four edge-colour variables (N, E, S, W) linked to (tile, rotation) by a
+  table constraint (``AddAllowedAssignments``) listing, for every tile that may stand on
+  the square, every rotation in which it fits the square's border;
+* equal colours on both sides of every join;
+* the grey border: sides facing the outside are 0, every other side is not 0;
+* hints fix the tile and rotation of their squares.
+
+It shares no search code with the other engines, which is what makes it useful as an
+independent check of their counts and solution sets.
+
+Rotationally symmetric tiles: a solution is a distinct *placement*, so rotations that
+show the same edges must count once.  The table lists only the smallest rotation of each
+distinct arrangement of edges (and a hint's rotation is normalised the same way), so each
+placement is exactly one assignment of the variables and enumeration never repeats it.
+
+Nodes: CP-SAT does not report placed tiles; ``nodes`` holds its number of *branches*
+(``NumBranches``), which the statistics say explicitly.  Compare node counts between
+engines only with that in mind.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ..errors import InputError
+from ..model import Board, Hint, Puzzle
+from ..model import tiles as T
+from .result import SearchResult
+
+NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
+
+
+def _smallest_equivalent_rotation(edges, rotation: int) -> int:
+    shown = tuple(int(c) for c in T.rotate(edges, rotation))
+    return next(r for r in range(4) if tuple(int(c) for c in T.rotate(edges, r)) == shown)
+
+
+class CpSatModel:
+    """The CP model of one puzzle: variables kept so that a solution reads back as a Board."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.model = cp_model.CpModel()
+        W, H = puzzle.width, puzzle.height
+        n = puzzle.n_squares
+        n_tiles = puzzle.n_tiles
+        max_colour = int(puzzle.tiles.max()) if puzzle.n_tiles else 0
+        m = self.model
+        hint_map = puzzle.hint_map
+        hinted_tiles = {tile for tile, _ in hint_map.values()}
+
+        self.tile = [m.NewIntVar(0, n_tiles - 1, f"tile_{s}") for s in range(n)]
+        self.rotation = [m.NewIntVar(0, 3, f"rot_{s}") for s in range(n)]
+        self.colour = []  # colour[s][side]
+        for s in range(n):
+            outer = T.outer_sides(s, W, H)
+            sides = []
+            for side in range(4):
+                if outer[side]:
+                    sides.append(m.NewConstant(T.GREY))  # grey border
+                else:
+                    sides.append(m.NewIntVar(1, max(max_colour, 1), f"c_{s}_{'NESW'[side]}"))  # never grey inside
+            self.colour.append(sides)
+
+        m.AddAllDifferent(self.tile)
+
+        # Candidate (tile, rotation) rows per border shape: shape = which sides are outer.
+        rotated = T.rotated_table(puzzle.tiles)  # (n, 4, 4)
+        rows_by_shape: dict[tuple[bool, ...], list[tuple[int, ...]]] = {}
+        for s in range(n):
+            outer = T.outer_sides(s, W, H)
+            if s in hint_map:
+                tile, rot = hint_map[s]
+                rot = _smallest_equivalent_rotation(puzzle.tiles[tile], rot)
+                shown = rotated[tile, rot]
+                rows = [(tile, rot, *map(int, shown))]
+            else:
+                if outer not in rows_by_shape:
+                    rows_by_shape[outer] = self._rows(rotated, outer, hinted_tiles)
+                rows = rows_by_shape[outer]
+            m.AddAllowedAssignments([self.tile[s], self.rotation[s], *self.colour[s]], rows)
+
+        # Equal colours on both sides of every join.
+        for s in range(n):
+            row, col = divmod(s, W)
+            if col + 1 < W:
+                m.Add(self.colour[s][T.E] == self.colour[s + 1][T.W])
+            if row + 1 < H:
+                m.Add(self.colour[s][T.S] == self.colour[s + W][T.N])
+
+    def _rows(self, rotated: np.ndarray, outer: tuple[bool, ...], hinted_tiles: set[int]) -> list[tuple[int, ...]]:
+        """Allowed (tile, rotation, N, E, S, W) on a square with these outer sides."""
+        rows = []
+        for tile in range(self.puzzle.n_tiles):
+            if tile in hinted_tiles:
+                continue
+            for rot in T.distinct_rotations(self.puzzle.tiles[tile]):
+                shown = rotated[tile, rot]
+                if all((int(shown[side]) == T.GREY) == outer[side] for side in range(4)):
+                    rows.append((tile, rot, *map(int, shown)))
+        return rows
+
+    def board(self, values: Callable) -> Board:
+        """The board of the current solution; ``values`` reads a variable's value."""
+        tiles = [values(v) for v in self.tile]
+        rotations = [values(v) for v in self.rotation]
+        return Board(self.puzzle, tiles, rotations)
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Counts solutions, keeps the first ``keep`` boards, stops after ``stop_after``."""
+
+    def __init__(self, model: CpSatModel, keep: int | None, stop_after: int | None, on_solution=None):
+        super().__init__()
+        self._model = model
+        self._keep = keep
+        self._stop_after = stop_after
+        self._on_solution = on_solution
+        self.count = 0
+        self.boards: list[Board] = []
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        if self._keep is None or len(self.boards) < self._keep or self._on_solution is not None:
+            board = self._model.board(self.Value)
+            if self._keep is None or len(self.boards) < self._keep:
+                self.boards.append(board)
+            if self._on_solution is not None:
+                self._on_solution(board)
+        if self._stop_after is not None and self.count >= self._stop_after:
+            self.stopped = True
+            self.StopSearch()
+
+
+class CpSatSolver:
+    """Count or enumerate the solutions of a puzzle with the CP-SAT model.
+
+    ``time_limit``: seconds (None = no limit).  ``workers``: CP-SAT search workers; full
+    enumeration (``count`` and ``solve`` with ``k`` other than 1) always runs on one
+    worker, as CP-SAT's exact enumeration requires.  ``symmetry``: count up to board
+    rotation, as the backtracking engine does (the lowest-numbered corner tile fixed on
+    the top-left corner, or on one of the two top corners of a rectangular board; only
+    for puzzles without hints).  ``order`` and ``corner`` are accepted so that the
+    command line can pass its common options, and ignored: CP-SAT picks its own
+    branching.  ``node_limit`` is not supported (CP-SAT has no branch limit).
+    """
+
+    name = "cpsat"
+
+    def __init__(self, time_limit: float | None = None, workers: int = 1, symmetry: bool = False,
+                 order=None, corner: str | None = None, node_limit: int | None = None):
+        if node_limit is not None:
+            raise InputError("the cpsat solver has no node limit (use --time-limit)")
+        self.time_limit = time_limit
+        self.workers = max(1, int(workers))
+        self.symmetry = symmetry
+        self.order = order
+        self.corner = corner
+
+    def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
+        """The puzzle, or its symmetry-broken versions (one per allowed first corner)."""
+        if not self.symmetry:
+            return [puzzle]
+        if puzzle.hints:
+            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
+        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
+        W, H = puzzle.width, puzzle.height
+        squares = [0] if W == H else [0, W - 1]
+        return [
+            puzzle.with_hints([Hint(sq, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], sq, W, H)[0])])
+            for sq in squares
+        ]
+
+    def count(self, puzzle: Puzzle, keep: int = 0) -> SearchResult:
+        """All solutions counted; the first ``keep`` boards kept (default none)."""
+        return self._run(puzzle, keep=keep, stop_after=None)
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, on_solution=None) -> SearchResult:
+        """The first ``k`` solutions as boards (``k=None``: all of them).
+
+        ``on_solution(board)`` is called for every solution found, as it is found.
+        """
+        if k is not None and k < 1:
+            raise InputError("k must be at least 1 (or None for all solutions)")
+        return self._run(puzzle, keep=k, stop_after=k, on_solution=on_solution)
+
+    def _run(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, on_solution=None) -> SearchResult:
+        start = time.perf_counter()
+        total = SearchResult(solver=self.name, complete=True, statistics={
+            "nodes_are": NODE_NOTE, "branches": 0, "conflicts": 0, "status": [], "solver_wall_seconds": 0.0,
+        })
+        for variant in self._variants(puzzle):
+            left = None if self.time_limit is None else self.time_limit - (time.perf_counter() - start)
+            want = None if stop_after is None else stop_after - total.solutions
+            want_boards = None if keep is None else keep - len(total.boards)
+            if (left is not None and left <= 0) or (want is not None and want <= 0):
+                total.complete = False
+                total.stopped_by = total.stopped_by or ("solutions" if want is not None and want <= 0 else "time")
+                break
+            part = self._run_one(variant, want_boards, want, on_solution, left)
+            total.solutions += part.solutions
+            total.nodes += part.nodes
+            total.boards.extend(Board(puzzle, b.tiles, b.rotations) for b in part.boards)
+            for key in ("branches", "conflicts", "solver_wall_seconds"):
+                total.statistics[key] += part.statistics[key]
+            total.statistics["status"].append(part.statistics["status"])
+            total.statistics["workers"] = part.statistics["workers"]
+            if not part.complete:
+                total.complete = False
+                total.stopped_by = part.stopped_by
+                break
+        total.statistics["status"] = ", ".join(total.statistics["status"])
+        total.seconds = time.perf_counter() - start
+        return total
+
+    def _run_one(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, on_solution,
+                 time_limit: float | None) -> SearchResult:
+        built = CpSatModel(puzzle)
+        solver = cp_model.CpSolver()
+        enumerate_all = stop_after != 1
+        solver.parameters.enumerate_all_solutions = enumerate_all
+        solver.parameters.num_workers = 1 if enumerate_all else self.workers
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = float(time_limit)
+        collector = _Collector(built, keep, stop_after, on_solution)
+        status = solver.Solve(built.model, collector)
+
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
+        if stop_after == 1 and collector.count >= 1:
+            collector.stopped = True  # a single-solution run stops at its first solution
+            complete = False
+        if complete:
+            stopped_by = None
+        elif collector.stopped:
+            stopped_by = "solutions"
+        else:
+            stopped_by = "time"
+        return SearchResult(
+            solutions=collector.count,
+            nodes=int(solver.NumBranches()),
+            complete=complete,
+            stopped_by=stopped_by,
+            boards=collector.boards,
+            statistics={
+                "branches": int(solver.NumBranches()),
+                "conflicts": int(solver.NumConflicts()),
+                "status": solver.StatusName(status),
+                "solver_wall_seconds": float(solver.WallTime()),
+                "workers": 1 if enumerate_all else self.workers,
+            },
+            solver=self.name,
+        )
