@@ -291,8 +291,11 @@ def step(search: TabuVLNS, puzzle, state: SearchState, moves: int) -> SearchStat
     return search.optimize(puzzle, state=state, max_moves=state.moves + moves).state
 
 
-def test_tabu_run_keeps_invariants(puzzle7):
-    search = TabuVLNS(seed=1, set_size=3, set_size_max=8, plateau_length=40, intensify_after=3, diversify_moves=3)
+@pytest.mark.parametrize("extra", [{}, {"accept_slack": 1}, {"penalty": 2, "penalty_decay": 3},
+                                   {"selection": "checkerboard", "diversify_rotation": "random", "tie_break": "first"}])
+def test_tabu_run_keeps_invariants(puzzle7, extra):
+    search = TabuVLNS(seed=1, set_size=3, set_size_max=8, plateau_length=40, intensify_after=3, diversify_moves=3,
+                      **extra)
     state = search.initial_state(puzzle7)
     for _ in range(25):
         state = step(search, puzzle7, state, 37)
@@ -303,6 +306,45 @@ def test_tabu_run_keeps_invariants(puzzle7):
             assert sorted(b.tiles.tolist()) == list(range(puzzle7.n_tiles))
             assert border_ok(b) and hints_ok(b)
     assert state.counters[K.DIVERSIFICATIONS] > 0 and state.counters[K.INTENSIFICATIONS] > 0
+    weights = state.side_weights
+    t = build_tables(puzzle7)
+    for q in range(puzzle7.n_squares):  # a join weighs the same seen from both of its squares
+        for side in range(4):
+            nb = t.neighbours[q, side]
+            if nb >= 0:
+                assert weights[q, side] == weights[nb, (side + 2) % 4]
+    assert (weights > 1).any() == ("penalty" in extra)
+
+
+def test_penalties_weigh_unmatched_joins():
+    from edgematch.local.kernels import assignment_weights, weighted_assignment_weights
+
+    puzzle = generate(6, seed=8).puzzle
+    state = LocalState.from_board(random_start(puzzle, 1))
+    t = state.tables
+    counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
+    side_weights = np.ones((puzzle.n_squares, 4), dtype=np.int64)
+    squares = choose_holes(state, 6, "random", 2)
+    k = len(squares)
+    needs = np.empty((k, 4), np.int64)
+    from edgematch.local.kernels import hole_needs
+
+    hole_needs(t.rotated, t.neighbours, state.tile, state.rot, squares, k, needs)
+    plain, weighted = np.empty((k, k), np.int64), np.empty((k, k), np.int64)
+    rot_a, rot_b = np.empty((k, k), np.int64), np.empty((k, k), np.int64)
+    pieces = state.tile[squares].copy()
+    zero = np.zeros(k, np.int64)
+    assignment_weights(t.rotated, t.fit, t.outer_mask, pieces, squares, needs, k, plain, rot_a, zero)
+    weighted_assignment_weights(t.rotated, t.fit, t.outer_mask, pieces, squares, needs, side_weights, k, weighted,
+                                rot_b, zero)
+    assert np.array_equal(plain, weighted)  # weight 1 everywhere: the plain count
+    K.bump_penalties(t.rotated, t.neighbours, state.tile, state.rot, side_weights, 3, counters, 0)
+    mismatched = {(m.join.a, m.join.b) for m in state.to_board().mismatches()}
+    for q in range(puzzle.n_squares):
+        for side in (1, 2):
+            nb = t.neighbours[q, side]
+            if nb >= 0:
+                assert side_weights[q, side] == (4 if (q, nb) in mismatched else 1)
 
 
 def test_tabu_lists_are_honoured_move_by_move(puzzle6):
@@ -350,7 +392,8 @@ def test_resumed_search_continues_exactly(puzzle7):
     half = search.optimize(puzzle7, max_moves=1300).state
     restored = SearchState.from_bytes(half.to_bytes())
     resumed = search.optimize(puzzle7, state=restored, max_moves=3000).state
-    for name in ("tile", "rot", "best_tile", "best_rot", "tabu_pos", "tabu_arc", "rng", "counters"):
+    for name in ("tile", "rot", "best_tile", "best_rot", "tabu_pos", "tabu_arc", "rng", "counters", "local_tile",
+                 "local_rot"):
         assert np.array_equal(getattr(straight, name), getattr(resumed, name)), name
 
 

@@ -143,6 +143,34 @@ def assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weig
 
 
 @njit(cache=True)
+def weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k, weights,
+                                best_rot, offsets):
+    """As :func:`assignment_weights`, but a matched side of hole ``j`` counts
+    ``side_weights[squares[j], s]`` instead of 1 (penalised joins, see the tabu kernel)."""
+    for i in range(k):
+        p = pieces[i]
+        start = offsets[i]
+        for j in range(k):
+            q = squares[j]
+            mask = fit[p, outer_mask[q]]
+            best = -1
+            best_r = -1
+            if mask != 0:
+                for step in range(4):
+                    r = (start + step) & 3
+                    if mask & (1 << r):
+                        w = 0
+                        for s in range(4):
+                            if rotated[p, r, s] == needs[j, s]:
+                                w += side_weights[q, s]
+                        if w > best:
+                            best = w
+                            best_r = r
+            weights[i, j] = best
+            best_rot[i, j] = best_r
+
+
+@njit(cache=True)
 def place_assignment(rotated, neighbours, tile, rot, matched, squares, pieces, k, assign, best_rot):
     """Put piece ``i`` into hole ``assign[i]`` in its best rotation; return the score change."""
     before = 0

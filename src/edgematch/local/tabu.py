@@ -90,6 +90,9 @@ class TabuParams:
     max_intensifications: int = 0
     tie_break: str = "random"
     forced_moves: int = 0
+    accept_slack: int = -1
+    penalty: int = 0
+    penalty_decay: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "position_tenure", tuple(int(x) for x in self.position_tenure))
@@ -111,7 +114,8 @@ class TabuParams:
             low, high = getattr(self, name)
             if len(getattr(self, name)) != 2 or low < 0 or high < low:
                 raise InputError(f"{name} must be two bounds 0 <= min <= max, got {getattr(self, name)}")
-        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications", "forced_moves"):
+        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications", "forced_moves",
+                     "penalty", "penalty_decay"):
             if getattr(self, name) < 0:
                 raise InputError(f"{name} must not be negative")
 
@@ -138,6 +142,9 @@ class TabuParams:
         values[K.P_MAX_INTENSIFY] = self.max_intensifications
         values[K.P_TIE_RANDOM] = TIE_CODES[self.tie_break]
         values[K.P_FORCE] = self.forced_moves
+        values[K.P_ACCEPT_SLACK] = self.accept_slack
+        values[K.P_PENALTY] = self.penalty
+        values[K.P_PENALTY_DECAY] = self.penalty_decay
         return values
 
     def to_dict(self) -> dict[str, Any]:
@@ -168,6 +175,9 @@ class SearchState:
     tabu_arc: np.ndarray
     rng: np.ndarray  # xoshiro256** words
     counters: np.ndarray
+    local_tile: np.ndarray  # the accepted local optimum (acceptance criterion)
+    local_rot: np.ndarray
+    side_weights: np.ndarray  # (n_squares, 4) weight of each join side in the assignment (penalties)
     elapsed: float = 0.0
     history: list[tuple[float, int]] = field(default_factory=list)
 
@@ -184,7 +194,7 @@ class SearchState:
         return int(self.counters[K.BEST])
 
     def copy(self) -> "SearchState":
-        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:8]), self.elapsed, list(self.history))
+        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:11]), self.elapsed, list(self.history))
 
     def board(self, puzzle: Puzzle) -> Board:
         return Board(puzzle, self.tile.astype(np.int32), self.rot.astype(np.int8))
@@ -195,7 +205,7 @@ class SearchState:
     def to_bytes(self) -> bytes:
         """A compressed NumPy archive of the state (what a checkpoint stores)."""
         buffer = io.BytesIO()
-        arrays = {f.name: getattr(self, f.name) for f in fields(self)[:8]}
+        arrays = {f.name: getattr(self, f.name) for f in fields(self)[:11]}
         meta = json.dumps({"elapsed": self.elapsed, "history": self.history})
         np.savez_compressed(buffer, meta=np.frombuffer(meta.encode(), dtype=np.uint8), **arrays)
         return buffer.getvalue()
@@ -203,7 +213,7 @@ class SearchState:
     @classmethod
     def from_bytes(cls, data: bytes) -> "SearchState":
         with np.load(io.BytesIO(data)) as archive:
-            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:8]}
+            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:11]}
             meta = json.loads(bytes(archive["meta"]).decode())
         return cls(**arrays, elapsed=float(meta["elapsed"]), history=[tuple(h) for h in meta["history"]])
 
@@ -211,11 +221,13 @@ class SearchState:
     def fresh(cls, start: LocalState, rng_words: np.ndarray) -> "SearchState":
         n = start.puzzle.n_squares
         counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
-        counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = start.score
+        counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = counters[K.LOCAL] = start.score
         return cls(
             tile=start.tile.copy(), rot=start.rot.copy(), best_tile=start.tile.copy(), best_rot=start.rot.copy(),
             tabu_pos=np.zeros(n, dtype=np.int64), tabu_arc=np.zeros(min(n * n, MAX_ARC_TABLE), dtype=np.int64),
-            rng=rng_words.astype(np.uint64), counters=counters, elapsed=0.0, history=[(0.0, start.score)],
+            rng=rng_words.astype(np.uint64), counters=counters, local_tile=start.tile.copy(),
+            local_rot=start.rot.copy(), side_weights=np.ones((n, 4), dtype=np.int64), elapsed=0.0,
+            history=[(0.0, start.score)],
         )
 
 
@@ -275,7 +287,7 @@ class LocalSearchResult:
 
 def counter_dict(counters: np.ndarray) -> dict[str, int]:
     names = ["moves", "score", "best", "plateau_ref", "last_progress", "plateaus", "intensifications",
-             "diversifications", "best_move", "changing_moves"]
+             "diversifications", "best_move", "changing_moves", "local_optimum", "penalty_bumps"]
     return {name: int(counters[i]) for i, name in enumerate(names)}
 
 
@@ -364,8 +376,8 @@ class TabuVLNS:
             t0 = time.perf_counter()
             code = K.tabu_run(tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
                               tables.inner_sides, movable, state.tile, state.rot, matched, state.best_tile,
-                              state.best_rot, state.tabu_pos, state.tabu_arc, state.rng, state.counters, params,
-                              end, target)
+                              state.best_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc,
+                              state.rng, state.counters, state.side_weights, params, end, target)
             now = time.perf_counter()
             spent = now - t0
             state.elapsed = base_elapsed + (now - started)
@@ -422,4 +434,6 @@ class TabuVLNS:
         state.rot = state.rot.astype(np.int64)
         state.best_tile = state.best_tile.astype(np.int64)
         state.best_rot = state.best_rot.astype(np.int64)
+        state.local_tile = state.local_tile.astype(np.int64)
+        state.local_rot = state.local_rot.astype(np.int64)
         state.rng = state.rng.astype(np.uint64)

@@ -33,6 +33,7 @@ from .kernels import (
     all_matches,
     assignment_weights,
     hole_needs,
+    weighted_assignment_weights,
     place_assignment,
     random_fitting_rotation,
     swap_rotate,
@@ -40,15 +41,19 @@ from .kernels import (
 from .rng import below, between, shuffle
 
 # counters (one int64 array, saved in checkpoints)
-MOVES, SCORE, BEST, PLATEAU_REF, LAST_PROGRESS, PLATEAUS, INTENSIFICATIONS, DIVERSIFICATIONS, BEST_MOVE, CHANGES = range(10)
-N_COUNTERS = 10
+(MOVES, SCORE, BEST, PLATEAU_REF, LAST_PROGRESS, PLATEAUS, INTENSIFICATIONS, DIVERSIFICATIONS, BEST_MOVE, CHANGES,
+ LOCAL, BUMPS) = range(12)
+N_COUNTERS = 12
 
 # integer parameters (see TabuParams)
 (P_SIZE_MIN, P_SIZE_MAX, P_SELECTION, P_POS_MIN, P_POS_MAX, P_ARC_MIN, P_ARC_MAX, P_PLATEAU,
- P_DIV_MOVES, P_DIV_ROTATION, P_INTENSIFY, P_MAX_INTENSIFY, P_TIE_RANDOM, P_FORCE) = range(14)
-N_PARAMS = 14
+ P_DIV_MOVES, P_DIV_ROTATION, P_INTENSIFY, P_MAX_INTENSIFY, P_TIE_RANDOM, P_FORCE, P_ACCEPT_SLACK,
+ P_PENALTY, P_PENALTY_DECAY) = range(17)
+N_PARAMS = 17
 
 SEL_RANDOM, SEL_VIOLATED, SEL_CHECKERBOARD = 0, 1, 2
+#: penalties stop growing here, so that weights * SCALE stays far below the TABU cost
+MAX_SIDE_WEIGHT = 4096
 ROT_BEST, ROT_RANDOM = 0, 1
 
 #: return codes
@@ -161,6 +166,31 @@ def diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
 
 
 @njit(cache=True)
+def bump_penalties(rotated, neighbours, tile, rot, side_weights, step, counters, decay_every):
+    """Make every unmatched join weigh ``step`` more in the assignment (both of its sides),
+    and every ``decay_every`` bumps lower all penalties by ``step`` (never below weight 1):
+    the breakout / clause-weighting idea, which turns a local optimum of the score into a
+    slope of the weighted objective."""
+    n = tile.shape[0]
+    for q in range(n):
+        for s in (1, 2):
+            nb = neighbours[q, s]
+            if nb < 0:
+                continue
+            c = rotated[tile[q], rot[q], s]
+            if c == 0 or c != rotated[tile[nb], rot[nb], (s + 2) % 4]:
+                w = min(side_weights[q, s] + step, MAX_SIDE_WEIGHT)
+                side_weights[q, s] = w
+                side_weights[nb, (s + 2) % 4] = w
+    counters[BUMPS] += 1
+    if decay_every > 0 and counters[BUMPS] % decay_every == 0:
+        for q in range(n):
+            for s in range(4):
+                if side_weights[q, s] > 1:
+                    side_weights[q, s] = max(1, side_weights[q, s] - step)
+
+
+@njit(cache=True)
 def _save_best(tile, rot, best_tile, best_rot, counters):
     for q in range(tile.shape[0]):
         best_tile[q] = tile[q]
@@ -171,9 +201,16 @@ def _save_best(tile, rot, best_tile, best_rot, counters):
 
 
 @njit(cache=True)
+def _copy_board(src_tile, src_rot, dst_tile, dst_rot):
+    for q in range(src_tile.shape[0]):
+        dst_tile[q] = src_tile[q]
+        dst_rot[q] = src_rot[q]
+
+
+@njit(cache=True)
 def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
-             tile, rot, matched, best_tile, best_rot, tabu_pos, tabu_arc, rng, counters, params,
-             max_moves, target):
+             tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
+             side_weights, params, max_moves, target):
     """Run moves until ``counters[MOVES] == max_moves``, the target or the intensification limit."""
     n = tile.shape[0]
     n_movable = movable.shape[0]
@@ -198,6 +235,7 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
     used = np.empty(size_cap + 1, dtype=np.bool_)
 
     tie_random = params[P_TIE_RANDOM] != 0
+    penalised = params[P_PENALTY] > 0
     while counters[MOVES] < max_moves:
         it = counters[MOVES]
         size = between(rng, params[P_SIZE_MIN], params[P_SIZE_MAX])
@@ -209,7 +247,11 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
                 pieces[j] = tile[squares[j]]
                 offsets[j] = below(rng, 4) if tie_random else 0
             hole_needs(rotated, neighbours, tile, rot, squares, k, needs)
-            assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weights, best_r, offsets)
+            if penalised:
+                weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k,
+                                            weights, best_r, offsets)
+            else:
+                assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weights, best_r, offsets)
             noise_cap = SCALE // (k + 1)
             for i in range(k):
                 for j in range(k):
@@ -253,6 +295,17 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
         elif params[P_PLATEAU] > 0 and counters[MOVES] - counters[LAST_PROGRESS] >= params[P_PLATEAU]:
             counters[DIVERSIFICATIONS] += 1
             counters[PLATEAUS] += 1
+            slack = params[P_ACCEPT_SLACK]
+            if slack >= 0:  # acceptance of the new local optimum, else back to the previous one
+                if counters[SCORE] >= counters[LOCAL] - slack:
+                    _copy_board(tile, rot, local_tile, local_rot)
+                    counters[LOCAL] = counters[SCORE]
+                else:
+                    _copy_board(local_tile, local_rot, tile, rot)
+                    counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
+            if penalised:
+                bump_penalties(rotated, neighbours, tile, rot, side_weights, params[P_PENALTY], counters,
+                               params[P_PENALTY_DECAY])
             counters[SCORE] += diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
                                          n_movable, params[P_DIV_MOVES], params[P_DIV_ROTATION], rng)
             if counters[SCORE] > counters[BEST]:
@@ -264,6 +317,9 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
                 counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
                 counters[PLATEAUS] = 0
                 counters[INTENSIFICATIONS] += 1
+                if slack >= 0:
+                    _copy_board(tile, rot, local_tile, local_rot)
+                    counters[LOCAL] = counters[SCORE]
             counters[PLATEAU_REF] = counters[SCORE]
             counters[LAST_PROGRESS] = counters[MOVES]
         if target > 0 and counters[BEST] >= target:
