@@ -3,8 +3,6 @@ once, hints, limits and the shared result type."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -16,9 +14,6 @@ from edgematch.generate import generate
 from edgematch.model import Puzzle
 
 from reference_solver import reference_solve
-
-RUN_SLOW = os.environ.get("EDGEMATCH_SLOW_TESTS") == "1"
-
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("shape", [(3, 3, 2, 2, "none"), (4, 3, 2, 3, "none"), (4, 4, 2, 4, 1), (5, 3, 2, 3, "corner")])
@@ -127,14 +122,3 @@ def test_symmetry_option_counts_up_to_board_rotation():
         CpSatSolver(symmetry=True).count(generate(4, 4, seed=0, hints=1).puzzle)
     with pytest.raises(InputError):
         CpSatSolver(node_limit=10)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not RUN_SLOW, reason="minutes of CP-SAT enumeration; set EDGEMATCH_SLOW_TESTS=1")
-def test_owen_6x6_has_260_solutions():
-    """Brendan Owen's set 1 6x6: 65 solutions up to rotation, 260 raw (community figure)."""
-    result = CpSatSolver().solve(edgematch.load("owen1-6x6"), k=None)
-    assert result.complete
-    assert result.solutions == 260
-    assert len(result.solution_set()) == 260
-    assert all(b.verify().valid for b in result.boards)

@@ -131,6 +131,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.stopped = False
 
     def on_solution_callback(self) -> None:
+        if self.stopped:
+            return  # another worker's solution, reported after the stop was asked for
         self.count += 1
         if self._keep is None or len(self.boards) < self._keep or self._on_solution is not None:
             board = self._model.board(self.Value)
