@@ -285,153 +285,161 @@ def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed
     """
     if hints not in HINT_MODELS:
         raise InputError(f"unknown hint model '{hints}' (choose from {', '.join(HINT_MODELS)})")
-    width, height = puzzle.width, puzzle.height
     free_order = check_order(puzzle, _full_order(puzzle, order, corner))
-    n_free = len(free_order)
-    caps = _caps(puzzle, schedule, n_free)
+    caps = _caps(puzzle, schedule, len(free_order))
+    pools = _Pools(puzzle, pooled=hints == "pooled")
+    walk = _walk(puzzle, free_order, pools)
 
-    tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+    partial = [Fraction(1)]
+    if walk.conflict:
+        partial += [Fraction(0)] * len(free_order)
+    else:
+        partial += _expected_partials(pools, walk, caps)
+    notes = ["two hints disagree on a join: no solution"] if walk.conflict else []
+    return Estimate(order=free_order, partial=partial, hints=hints, schedule=tuple(caps) if caps else None,
+                    name=puzzle.name, notes=notes)
+
+
+class _Pools:
+    """The free tiles by kind and the pools of sides by role and colour.
+
+    ``pooled``: the package's treatment, where hinted tiles' sides stay in the pools."""
+
+    def __init__(self, puzzle: Puzzle, pooled: bool):
+        tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+        hinted = {t for t, _ in puzzle.hint_map.values()}
+        kinds = [sum(1 for c in t if c == T.GREY) for t in tiles]
+        free = [i for i in range(len(tiles)) if i not in hinted]
+        self.pooled = pooled
+        self.tiles = tiles
+        self.corners = sum(1 for i in free if kinds[i] == T.CORNER)
+        self.edges = sum(1 for i in free if kinds[i] == T.EDGE)
+        #: rotations that show different edges, per free inner tile (4, or 2 or 1 if symmetric)
+        self.inner_rotations = [len(T.distinct_rotations(tiles[i])) for i in free if kinds[i] == T.INNER]
+        self.inner_ways = elementary_symmetric(self.inner_rotations)
+        self.colours = sorted({c for t in tiles for c in t if c != T.GREY})
+        self.index = {c: k for k, c in enumerate(self.colours)}
+        k = len(self.colours)
+        self.a, self.b, self.inner = [0] * k, [0] * k, [0] * k
+        target = {"a": self.a, "b": self.b, "inner": self.inner}
+        for i in (range(len(tiles)) if pooled else free):
+            for side in range(4):
+                role = _side_type(tiles[i], side)
+                if role in target:
+                    target[role][self.index[tiles[i][side]]] += 1
+
+    def placements(self, corners: int, edges: int, inner: int) -> int:
+        """Ways to put free tiles on that many corner, edge and inner squares."""
+        if inner > len(self.inner_rotations):
+            return 0
+        return falling(self.corners, corners) * falling(self.edges, edges) * self.inner_ways[inner] * math.factorial(inner)
+
+
+@dataclass
+class _Walk:
+    """Per search depth: squares filled by kind, joins closed, and hint joins' colours."""
+
+    corners: list[int] = field(default_factory=list)
+    edges: list[int] = field(default_factory=list)
+    inner: list[int] = field(default_factory=list)
+    frame_joins: list[int] = field(default_factory=list)  # closed between free squares (any square if pooled)
+    inner_joins: list[int] = field(default_factory=list)
+    hint_needs: list[tuple] = field(default_factory=list)  # (need_a, need_b, need_inner) per depth
+    inner_joins_before: int = 0  # inner joins closed before the search (pooled: between hints)
+    conflict: bool = False  # two hints disagree, or a hint shows a side of the wrong role
+
+
+def _walk(puzzle: Puzzle, free_order: Sequence[int], pools: _Pools) -> _Walk:
+    width, height = puzzle.width, puzzle.height
     hint_map = puzzle.hint_map
-    hinted_tiles = {t for t, _ in hint_map.values()}
-    pooled = hints == "pooled"
-    notes: list[str] = []
-
-    # Free tiles by kind, and distinct rotations of the free inner tiles.
-    kinds = [sum(1 for c in t if c == T.GREY) for t in tiles]
-    free = [i for i in range(len(tiles)) if i not in hinted_tiles]
-    a_corner = sum(1 for i in free if kinds[i] == T.CORNER)
-    a_edge = sum(1 for i in free if kinds[i] == T.EDGE)
-    inner_rotations = [len(T.distinct_rotations(tiles[i])) for i in free if kinds[i] == T.INNER]
-    inner_ways = elementary_symmetric(inner_rotations)
-
-    # Side pools by role: frame "a"/"b" sides and inner sides, per colour.
-    pool_tiles = range(len(tiles)) if pooled else free
-    colours = sorted({c for t in tiles for c in t if c != T.GREY})
-    index = {c: k for k, c in enumerate(colours)}
-    pool_a = [0] * len(colours)
-    pool_b = [0] * len(colours)
-    pool_in = [0] * len(colours)
-    for i in pool_tiles:
-        for side in range(4):
-            role = _side_type(tiles[i], side)
-            if role == "a":
-                pool_a[index[tiles[i][side]]] += 1
-            elif role == "b":
-                pool_b[index[tiles[i][side]]] += 1
-            elif role == "inner":
-                pool_in[index[tiles[i][side]]] += 1
-
-    # What a hint shows on each side.
     shown: dict[int, tuple[int, ...]] = {}
-    hint_side_type: dict[tuple[int, int], str] = {}
+    role_shown: dict[tuple[int, int], str] = {}
     for square, (tile, rot) in hint_map.items():
-        shown[square] = tuple(int(c) for c in T.rotate(tiles[tile], rot))
+        shown[square] = tuple(int(c) for c in T.rotate(pools.tiles[tile], rot))
         for side in range(4):
-            hint_side_type[(square, side)] = _side_type(tiles[tile], (side - rot) % 4)
-
-    # Walk the order: per depth, squares filled by kind, and the joins closed so far.
-    filled = set(hint_map)
-    kind_of_square = [T.square_kind(s, width, height) for s in range(width * height)]
+            role_shown[(square, side)] = _side_type(pools.tiles[tile], (side - rot) % 4)
+    joins = _joins(width, height)
     joins_at: dict[int, list[_Join]] = {}
-    for j in _joins(width, height):
+    for j in joins:
         joins_at.setdefault(j.a, []).append(j)
         joins_at.setdefault(j.b, []).append(j)
 
-    certain_ok = True
-    free_frame = free_inner = 0
-    if pooled:
-        # The package: hint-hint joins are ordinary joins, counted from the start.
-        for j in _joins(width, height):
-            if j.a in hint_map and j.b in hint_map:
-                if j.frame:
-                    free_frame += 1
-                else:
-                    free_inner += 1
-    else:
-        for j in _joins(width, height):
-            if j.a in hint_map and j.b in hint_map:
-                if shown[j.a][j.side_a] != shown[j.b][(j.side_a + 2) % 4]:
-                    certain_ok = False
-        if not certain_ok:
-            notes.append("two hints disagree on a join: no solution")
+    walk = _Walk()
+    frame = inner = 0
+    for j in joins:
+        if j.a in hint_map and j.b in hint_map:
+            if pools.pooled:  # the package: an ordinary join, closed from the start
+                frame += j.frame
+                inner += not j.frame
+            elif shown[j.a][j.side_a] != shown[j.b][(j.side_a + 2) % 4]:
+                walk.conflict = True
+    walk.inner_joins_before = inner
 
-    # Hint joins (fixed model): per colour, slots that must show that colour.
-    need_in = [0] * len(colours)
-    need_a = [0] * len(colours)
-    need_b = [0] * len(colours)
-    states: list[tuple[int, int, tuple, tuple, tuple, int, int, int]] = []
-    placed = [0, 0, 0]  # inner, edge, corner counts (indexed by kind)
-    inner_joins_per_depth = [free_inner]  # joins that may be invalid, cumulative, per depth
+    n_colours = len(pools.colours)
+    need_a, need_b, need_inner = [0] * n_colours, [0] * n_colours, [0] * n_colours
+    filled = set(hint_map)
+    placed = [0, 0, 0]  # indexed by kind: inner, edge, corner
     for square in free_order:
         filled.add(square)
-        placed[kind_of_square[square]] += 1
+        placed[T.square_kind(square, width, height)] += 1
         for j in joins_at.get(square, []):
             other = j.b if j.a == square else j.a
             if other not in filled:
                 continue
-            if pooled or other not in hint_map:
-                if j.frame:
-                    free_frame += 1
-                else:
-                    free_inner += 1
+            if pools.pooled or other not in hint_map:
+                frame += j.frame
+                inner += not j.frame
                 continue
-            # a join between this free square and a hint: it must show the hint's colour
-            side_of_hint = j.side_a if other == j.a else (j.side_a + 2) % 4
-            colour = index.get(shown[other][side_of_hint])
-            if colour is None:  # grey facing a free square: impossible
-                certain_ok = False
-                continue
-            role = hint_side_type[(other, side_of_hint)]
-            if j.frame and role == "a":
-                need_b[colour] += 1
-            elif j.frame and role == "b":
+            # a join with a hint: the free square must show the hint's colour
+            side = j.side_a if other == j.a else (j.side_a + 2) % 4
+            colour = pools.index.get(shown[other][side])
+            role = role_shown[(other, side)]
+            if colour is not None and j.frame and role == "a":
+                need_b[colour] += 1  # the hint shows an "a" side: a "b" side must meet it
+            elif colour is not None and j.frame and role == "b":
                 need_a[colour] += 1
-            elif not j.frame and role == "inner":
-                need_in[colour] += 1
+            elif colour is not None and not j.frame and role == "inner":
+                need_inner[colour] += 1
             else:
-                certain_ok = False  # the hint shows a side of the wrong role here
-        states.append((placed[T.CORNER], placed[T.EDGE], tuple(need_a), tuple(need_b), tuple(need_in),
-                       free_frame, free_inner, placed[T.INNER]))
-        inner_joins_per_depth.append(free_inner)
+                walk.conflict = True
+        walk.corners.append(placed[T.CORNER])
+        walk.edges.append(placed[T.EDGE])
+        walk.inner.append(placed[T.INNER])
+        walk.frame_joins.append(frame)
+        walk.inner_joins.append(inner)
+        walk.hint_needs.append((tuple(need_a), tuple(need_b), tuple(need_inner)))
+    return walk
 
-    b_max = max((s[5] for s in states), default=0)
-    m_max = max((s[6] for s in states), default=0)
+
+def _expected_partials(pools: _Pools, walk: _Walk, caps: list[int] | None) -> list[Fraction]:
+    """S(d) for d = 1..n: placements x p_frame x p_inner (weighed by the schedule)."""
+    b_max = max(walk.frame_joins, default=0)
+    m_max = max(walk.inner_joins, default=0)
+    k_max = max(caps) if caps else 0
+    arrangements = _arrangements([walk.inner_joins_before] + walk.inner_joins, caps) if caps else None
     frame_cache: dict[tuple, list[Fraction]] = {}
     inner_cache: dict[tuple, list[list[Fraction]]] = {}
-    k_max = max(caps) if caps else 0
-    arrangements = _arrangements(inner_joins_per_depth, caps) if caps else None
-
-    partial = [Fraction(1)]
-    for depth, (pc, pe, na, nb, ni, b, m, pi) in enumerate(states, start=1):
-        if not certain_ok:
-            partial.append(Fraction(0))
-            continue
-        ways = falling(a_corner, pc) * falling(a_edge, pe) * inner_ways[pi] * math.factorial(pi) if pi <= len(inner_rotations) else 0
+    partial = []
+    for depth in range(1, len(walk.inner_joins) + 1):
+        i = depth - 1
+        ways = pools.placements(walk.corners[i], walk.edges[i], walk.inner[i])
         if ways == 0:
             partial.append(Fraction(0))
             continue
-        key_f = (na, nb)
-        if key_f not in frame_cache:
-            frame_cache[key_f] = _frame_probabilities(pool_a, pool_b, na, nb, b_max)
-        key_i = ni
-        if key_i not in inner_cache:
-            inner_cache[key_i] = _inner_probabilities(pool_in, ni, m_max, k_max)
-        p_frame = frame_cache[key_f][b]
-        q = inner_cache[key_i]  # q[k][m] = P(first m-k of m joins match, last k do not)
+        need_a, need_b, need_inner = walk.hint_needs[i]
+        if (need_a, need_b) not in frame_cache:
+            frame_cache[(need_a, need_b)] = _frame_probabilities(pools.a, pools.b, need_a, need_b, b_max)
+        if need_inner not in inner_cache:
+            inner_cache[need_inner] = _inner_probabilities(pools.inner, need_inner, m_max, k_max)
+        p_frame = frame_cache[(need_a, need_b)][walk.frame_joins[i]]
+        q = inner_cache[need_inner]  # q[k][m] = P(first m-k of m joins match, last k do not)
+        m = walk.inner_joins[i]
         if arrangements is None:
             p_inner = q[0][m]
         else:
-            p_inner = sum((q[k][m] * arrangements[depth][k] for k in range(min(caps[depth - 1], m) + 1)), Fraction(0))
+            p_inner = sum((q[k][m] * arrangements[depth][k] for k in range(min(caps[i], m) + 1)), Fraction(0))
         partial.append(ways * p_frame * p_inner)
-
-    return Estimate(
-        order=free_order,
-        partial=partial,
-        hints=hints,
-        schedule=tuple(caps) if caps else None,
-        name=puzzle.name,
-        notes=notes,
-    )
+    return partial
 
 
 def _full_order(puzzle: Puzzle, order, corner: str | None):
