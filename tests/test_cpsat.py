@@ -82,8 +82,11 @@ def test_first_k_and_counts():
     kept = CpSatSolver().count(g.puzzle, keep=2)
     assert kept.solutions == full.solutions and len(kept.boards) == 2
     seen = []
-    CpSatSolver().solve(g.puzzle, k=None, on_solution=seen.append)
-    assert len(seen) == full.solutions
+    streamed = CpSatSolver().solve(g.puzzle, k=None, callback=seen.append, collect=False)
+    assert len(seen) == full.solutions == streamed.solutions and streamed.boards == []
+    assert streamed.complete
+    stopped = CpSatSolver().solve(g.puzzle, k=None, callback=lambda board: len(seen) > 0)
+    assert stopped.solutions == 1 and stopped.stopped_by == "callback" and not stopped.complete
 
 
 def test_statistics_say_what_nodes_are():

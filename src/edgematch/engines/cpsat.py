@@ -118,30 +118,33 @@ class CpSatModel:
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    """Counts solutions, keeps the first ``keep`` boards, stops after ``stop_after``."""
+    """Counts solutions, keeps the first ``keep`` boards, stops after ``stop_after`` or
+    when ``callback(board)`` returns True."""
 
-    def __init__(self, model: CpSatModel, keep: int | None, stop_after: int | None, on_solution=None):
+    def __init__(self, model: CpSatModel, keep: int | None, stop_after: int | None, callback=None):
         super().__init__()
         self._model = model
         self._keep = keep
         self._stop_after = stop_after
-        self._on_solution = on_solution
+        self._callback = callback
         self.count = 0
         self.boards: list[Board] = []
-        self.stopped = False
+        self.stopped_by: str | None = None
 
     def on_solution_callback(self) -> None:
-        if self.stopped:
+        if self.stopped_by is not None:
             return  # another worker's solution, reported after the stop was asked for
         self.count += 1
-        if self._keep is None or len(self.boards) < self._keep or self._on_solution is not None:
+        wants_board = self._keep is None or len(self.boards) < self._keep
+        if wants_board or self._callback is not None:
             board = self._model.board(self.Value)
-            if self._keep is None or len(self.boards) < self._keep:
+            if wants_board:
                 self.boards.append(board)
-            if self._on_solution is not None:
-                self._on_solution(board)
-        if self._stop_after is not None and self.count >= self._stop_after:
-            self.stopped = True
+            if self._callback is not None and self._callback(board):
+                self.stopped_by = "callback"
+        if self.stopped_by is None and self._stop_after is not None and self.count >= self._stop_after:
+            self.stopped_by = "solutions"
+        if self.stopped_by is not None:
             self.StopSearch()
 
 
@@ -188,16 +191,18 @@ class CpSatSolver:
         """All solutions counted; the first ``keep`` boards kept (default none)."""
         return self._run(puzzle, keep=keep, stop_after=None)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, on_solution=None) -> SearchResult:
+    def solve(self, puzzle: Puzzle, k: int | None = 1, callback=None, collect: bool = True) -> SearchResult:
         """The first ``k`` solutions as boards (``k=None``: all of them).
 
-        ``on_solution(board)`` is called for every solution found, as it is found.
+        ``callback(board)`` is called for every solution as it is found; returning True
+        stops the search (``stopped_by="callback"``).  ``collect=False`` keeps no boards
+        (for streaming many solutions), as in the backtracking engine.
         """
         if k is not None and k < 1:
             raise InputError("k must be at least 1 (or None for all solutions)")
-        return self._run(puzzle, keep=k, stop_after=k, on_solution=on_solution)
+        return self._run(puzzle, keep=k if collect else 0, stop_after=k, callback=callback)
 
-    def _run(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, on_solution=None) -> SearchResult:
+    def _run(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback=None) -> SearchResult:
         start = time.perf_counter()
         total = SearchResult(solver=self.name, complete=True, statistics={
             "nodes_are": NODE_NOTE, "branches": 0, "conflicts": 0, "status": [], "solver_wall_seconds": 0.0,
@@ -210,7 +215,7 @@ class CpSatSolver:
                 total.complete = False
                 total.stopped_by = total.stopped_by or ("solutions" if want is not None and want <= 0 else "time")
                 break
-            part = self._run_one(variant, want_boards, want, on_solution, left)
+            part = self._run_one(variant, want_boards, want, callback, left)
             total.solutions += part.solutions
             total.nodes += part.nodes
             total.boards.extend(Board(puzzle, b.tiles, b.rotations) for b in part.boards)
@@ -226,7 +231,7 @@ class CpSatSolver:
         total.seconds = time.perf_counter() - start
         return total
 
-    def _run_one(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, on_solution,
+    def _run_one(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback,
                  time_limit: float | None) -> SearchResult:
         built = CpSatModel(puzzle)
         solver = cp_model.CpSolver()
@@ -235,18 +240,14 @@ class CpSatSolver:
         solver.parameters.num_workers = 1 if enumerate_all else self.workers
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = float(time_limit)
-        collector = _Collector(built, keep, stop_after, on_solution)
+        collector = _Collector(built, keep, stop_after, callback)
         status = solver.Solve(built.model, collector)
 
-        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
-        if stop_after == 1 and collector.count >= 1:
-            collector.stopped = True  # a single-solution run stops at its first solution
-            complete = False
-        if complete:
-            stopped_by = None
-        elif collector.stopped:
-            stopped_by = "solutions"
-        else:
+        stopped_by = collector.stopped_by
+        if stop_after == 1 and collector.count >= 1 and stopped_by is None:
+            stopped_by = "solutions"  # without enumeration CP-SAT ends at its first solution
+        complete = stopped_by is None and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        if not complete and stopped_by is None:
             stopped_by = "time"
         return SearchResult(
             solutions=collector.count,
