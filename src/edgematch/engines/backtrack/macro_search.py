@@ -1,0 +1,454 @@
+"""Search the half-size board with 2x2 macro pieces: :class:`MacroSolver`.
+
+A W x H puzzle (W and H even, at least 4) is a (W/2) x (H/2) puzzle whose pieces are the
+valid 2x2 blocks of :mod:`.macro`.  The search places one block per macro square in row
+scan order, a quarter of the plain search's depth, so the tree has far fewer levels but
+many more branches per level.  Each step looks up the blocks whose west and north macro
+edges (a pair of colours each) equal the east and south edges of the placed neighbours,
+then keeps those whose four tiles are all unused.  Counts, solution sets and boards are
+the same as the plain engine's (a solution is a tile assignment either way).
+
+Candidate tables (built with NumPy, searched by :func:`.macro_kernel.macro_search`):
+
+* every macro square gets the blocks of its border class (a corner or border block
+  turned to face its side of the board: :func:`.macro.turn_blocks`, or inner blocks),
+  minus every block that uses a hinted tile;
+* a macro square holding hints gets its own table: the blocks of its class that put each
+  hinted tile on its square in its rotation (up to the tile's symmetry) and no other
+  hinted tile anywhere.
+
+Each table is sorted by the key (west pair, north pair), and one hash table maps
+``(table, west pair, north pair)`` to the range of candidates, so that memory stays in
+proportion to the number of blocks, whatever the number of colours.
+
+Nodes are **macro pieces placed** (four tiles each); ``statistics["tiles_placed"]`` is
+four times that.  Neither is comparable with the plain engine's node count, which also
+counts the tiles of partial blocks that fail before their block is complete.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ...errors import InputError
+from ...model import Board, Hint, Puzzle
+from ...model import tiles as T
+from ..result import SearchResult
+from . import macro_kernel as MK
+from .macro import MacroBlocks, macro_blocks, turn_blocks
+
+FIRST_SLICE_NODES = 100_000
+SLICE_SECONDS = 0.2
+#: Candidates examined per kernel call, at most (keeps slices short when most are rejected).
+WORK_PER_NODE = 64
+
+ProgressCallback = Callable[[dict], None]
+
+
+def check_macro_size(puzzle: Puzzle) -> None:
+    """Raise :class:`InputError` unless the puzzle can be cut into 2x2 macro squares."""
+    W, H = puzzle.width, puzzle.height
+    if W % 2 or H % 2:
+        raise InputError(
+            f"the macro solver needs an even width and height, and this puzzle is {W}x{H} "
+            "(use --solver backtrack)"
+        )
+    if W < 4 or H < 4:
+        raise InputError(
+            f"the macro solver needs a board of at least 4x4 (this one is {W}x{H}): a 2-wide board "
+            "has blocks touching both opposite borders (use --solver backtrack)"
+        )
+
+
+def position_class(mr: int, mc: int, MW: int, MH: int) -> tuple[str, int]:
+    """Block kind and clockwise quarter turns of the canonical block for macro square
+    (row ``mr``, column ``mc``) of a ``MW`` x ``MH`` macro board."""
+    top, bottom, left, right = mr == 0, mr == MH - 1, mc == 0, mc == MW - 1
+    if top and left:
+        return "corner", 0
+    if top and right:
+        return "corner", 1
+    if bottom and right:
+        return "corner", 2
+    if bottom and left:
+        return "corner", 3
+    if top:
+        return "edge", 0
+    if right:
+        return "edge", 1
+    if bottom:
+        return "edge", 2
+    if left:
+        return "edge", 3
+    return "inner", 0
+
+
+def _smallest_rotation(edges, rotation: int) -> int:
+    shown = T.rotate(edges, rotation)
+    return next(r for r in range(4) if np.array_equal(T.rotate(edges, r), shown))
+
+
+@dataclass
+class MacroPlan:
+    """Everything the kernel needs for one puzzle, plus what converts results back.
+
+    Blocks of all tables are concatenated and sorted by key; ``block_tiles`` /
+    ``block_rotations`` (n, 4) are in cell order TL, TR, BL, BR.  Depth ``d`` is macro
+    square ``d`` (row scan); ``west[d]`` / ``north[d]`` are the neighbours' depths, or
+    ``D`` (the grey sentinel) on the border.
+    """
+
+    puzzle: Puzzle
+    macro_width: int
+    macro_height: int
+    block_tiles: np.ndarray
+    block_skip: np.ndarray
+    block_rotations: np.ndarray
+    block_east: np.ndarray
+    block_south: np.ndarray
+    key_start: np.ndarray
+    slot_key: np.ndarray
+    slot_value: np.ndarray
+    bits: int
+    k2: int
+    base: np.ndarray
+    west: np.ndarray
+    north: np.ndarray
+    table_of_square: list[int]
+    table_sizes: list[int]
+    block_counts: dict[str, int]
+
+    @property
+    def depth(self) -> int:
+        return self.macro_width * self.macro_height
+
+    def squares_of(self, macro_square: int) -> tuple[int, int, int, int]:
+        """The four board squares TL, TR, BL, BR of a macro square."""
+        W = self.puzzle.width
+        mr, mc = divmod(macro_square, self.macro_width)
+        tl = 2 * mr * W + 2 * mc
+        return tl, tl + 1, tl + W, tl + W + 1
+
+    def to_board(self, placed: np.ndarray) -> Board:
+        """The ordinary board of a solution given as the block index per macro square."""
+        puzzle = self.puzzle
+        squares = np.array([self.squares_of(m) for m in range(self.depth)])  # (D, 4)
+        tiles = np.full(puzzle.n_squares, -1, np.int64)
+        rotations = np.zeros(puzzle.n_squares, np.int64)
+        blocks = np.asarray(placed, np.int64)
+        tiles[squares] = self.block_tiles[blocks]
+        rotations[squares] = self.block_rotations[blocks]
+        for h in puzzle.hints:  # same edges as the block's normalised rotation; show the hint's own
+            rotations[h.square] = h.rotation
+        return Board(puzzle, tiles, rotations)
+
+
+def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None) -> MacroPlan:
+    """Candidate tables and per-depth arrays of the macro search (see the module doc)."""
+    check_macro_size(puzzle)
+    W, H = puzzle.width, puzzle.height
+    MW, MH = W // 2, H // 2
+    D = MW * MH
+    blocks = macro_blocks(puzzle) if blocks is None else blocks
+    hint_map = {h.square: (h.tile, _smallest_rotation(puzzle.tiles[h.tile], h.rotation)) for h in puzzle.hints}
+    hinted = sorted({t for t, _ in hint_map.values()})
+
+    turned: dict[tuple[str, int], MacroBlocks] = {}
+
+    def class_blocks(kind: str, turns: int) -> MacroBlocks:
+        if (kind, turns) not in turned:
+            turned[(kind, turns)] = blocks[kind] if turns == 0 else turn_blocks(puzzle, blocks[kind], turns)
+        return turned[(kind, turns)]
+
+    tables: list[MacroBlocks] = []
+    table_index: dict[object, int] = {}
+    table_of_square: list[int] = []
+    for m in range(D):
+        mr, mc = divmod(m, MW)
+        kind, turns = position_class(mr, mc, MW, MH)
+        tl = 2 * mr * W + 2 * mc
+        cells = (tl, tl + 1, tl + W, tl + W + 1)
+        if any(sq in hint_map for sq in cells):
+            ident: object = ("hinted", m)
+            source = class_blocks(kind, turns)
+            keep = np.ones(len(source), dtype=bool)
+            for c, sq in enumerate(cells):
+                if sq in hint_map:
+                    tile, rot = hint_map[sq]
+                    keep &= (source.tiles[:, c] == tile) & (source.rotations[:, c] == rot)
+                elif hinted:
+                    keep &= ~np.isin(source.tiles[:, c], hinted)
+            table = MacroBlocks(kind, source.tiles[keep], source.rotations[keep], source.outer[keep])
+        else:
+            ident = (kind, turns)
+            table = None
+        if ident not in table_index:
+            if table is None:
+                source = class_blocks(kind, turns)
+                table = source.without_tiles(hinted) if hinted else source
+            table_index[ident] = len(tables)
+            tables.append(table)
+        table_of_square.append(table_index[ident])
+
+    colours = np.unique(puzzle.tiles)
+    if colours[0] != T.GREY:
+        raise InputError("the puzzle has no grey border colour, so it has no macro blocks")
+    K = len(colours)
+    k2 = K * K
+    if len(tables) * k2 * k2 >= 2**62:
+        raise InputError(f"too many colours ({K}) for the macro solver's table keys")
+
+    tiles = np.concatenate([t.tiles for t in tables]).astype(np.int16 if puzzle.n_tiles < 2**15 else np.int32)
+    rotations = np.concatenate([t.rotations for t in tables]).astype(np.int8)
+    outer = np.searchsorted(colours, np.concatenate([t.outer for t in tables]).astype(np.int64)).astype(np.int64)
+    which = np.concatenate([np.full(len(t), i, np.int64) for i, t in enumerate(tables)])
+    # pairs: north/south read left to right, east/west top to bottom (see macro.py's outer layout)
+    north = outer[:, 0] * K + outer[:, 1]
+    east = outer[:, 2] * K + outer[:, 3]
+    south = outer[:, 5] * K + outer[:, 4]
+    west = outer[:, 7] * K + outer[:, 6]
+    keys = which * (k2 * k2) + west * k2 + north
+    # within a key, blocks sorted by their tiles TL, TR, BL, BR: the blocks sharing a used
+    # tile (and the tiles before it) then form one run the kernel jumps over at once
+    order = np.lexsort((tiles[:, 3], tiles[:, 2], tiles[:, 1], tiles[:, 0], keys))
+    keys = keys[order]
+    sorted_tiles = tiles[order]
+    unique_keys, first = np.unique(keys, return_index=True)
+    skip = _skips(keys, sorted_tiles)
+    key_space = len(tables) * k2 * k2
+    if key_space <= MK.DIRECT_LIMIT:
+        bits = 0
+        slot_key, slot_value = MK.build_direct(unique_keys.astype(np.int64), key_space)
+    else:
+        bits = MK.table_bits(len(unique_keys))
+        slot_key, slot_value = MK.build_hash(unique_keys.astype(np.int64), bits)
+
+    west_of = np.array([m - 1 if m % MW else D for m in range(D)] + [D], np.int64)
+    north_of = np.array([m - MW if m >= MW else D for m in range(D)] + [D], np.int64)
+    base = np.array([table_of_square[m] * k2 * k2 for m in range(D)] + [0], np.int64)
+    return MacroPlan(
+        puzzle=puzzle,
+        macro_width=MW,
+        macro_height=MH,
+        block_tiles=np.ascontiguousarray(sorted_tiles),
+        block_skip=skip.astype(np.int32) if len(keys) < 2**31 else skip,
+        block_rotations=rotations[order],
+        block_east=east[order].astype(np.int32),
+        block_south=south[order].astype(np.int32),
+        key_start=np.append(first, len(keys)).astype(np.int64),
+        slot_key=slot_key,
+        slot_value=slot_value,
+        bits=bits,
+        k2=k2,
+        base=base[:D],
+        west=west_of,
+        north=north_of,
+        table_of_square=table_of_square,
+        table_sizes=[len(t) for t in tables],
+        block_counts={kind: len(b) for kind, b in blocks.items()},
+    )
+
+
+def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
+    """Nodes for the next kernel call: about SLICE_SECONDS of work."""
+    if nodes < budget or elapsed <= 0:
+        return budget
+    return int(min(max(nodes / elapsed * SLICE_SECONDS, 10_000), 4 * budget))
+
+
+def _skips(keys: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """``skip[i, c]``: the first block after ``i`` whose key or tiles ``0..c`` differ from
+    block ``i``'s (blocks sorted by key, then tiles), for ``c`` = 0, 1, 2.
+
+    When tile ``c`` of block ``i`` is used, every block up to ``skip[i, c]`` uses it too.
+    """
+    n = len(keys)
+    skip = np.empty((n, 3), np.int64)
+    change = np.ones(n + 1, dtype=bool)  # change[j]: block j starts a new run (j = n: the end)
+    change[1:n] = keys[1:] != keys[:-1]
+    positions = np.arange(n + 1)
+    for c in range(3):
+        change[1:n] |= tiles[1:, c] != tiles[:-1, c]
+        # next run start strictly after i = smallest j > i with change[j]
+        starts = np.where(change, positions, n + 1)
+        next_start = np.minimum.accumulate(starts[::-1])[::-1]
+        skip[:, c] = next_start[1:]
+    return skip
+
+
+class MacroSolver:
+    """Exact search of the half-size board with 2x2 macro pieces, compiled with Numba.
+
+    Parameters
+    ----------
+    time_limit, node_limit:
+        Stop after that many seconds / macro pieces placed (``complete`` is then False).
+    symmetry:
+        Count each solution once per board rotation class, exactly as
+        :class:`~.solver.BacktrackSolver` does (fix the lowest-numbered corner tile in the
+        top-left corner, or in one of the two top corners on a rectangular board).
+    order, corner:
+        Accepted so that the shared ``--order`` / ``--corner`` options work: only the row
+        scan from the top-left corner is implemented.
+    progress:
+        Called about every ``progress_interval`` seconds with a dict of statistics.
+
+    ``nodes`` in results are macro pieces placed; ``statistics["tiles_placed"]`` is four
+    times that.
+    """
+
+    name = "macro"
+
+    def __init__(self, time_limit: float | None = None, node_limit: int | None = None, symmetry: bool = False,
+                 order="rowscan", corner: str | None = None, progress: ProgressCallback | None = None,
+                 progress_interval: float = 0.5):
+        if not (isinstance(order, str) and order == "rowscan"):
+            raise InputError("the macro solver searches in row scan order only (drop --order or use --solver backtrack)")
+        if corner not in (None, "TL"):
+            raise InputError("the macro solver starts from the top-left corner only (drop --corner)")
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.symmetry = symmetry
+        self.progress = progress
+        self.progress_interval = progress_interval
+
+    # ------------------------------------------------------------------ public modes
+    def count(self, puzzle: Puzzle) -> SearchResult:
+        """Count every solution."""
+        return self._run(puzzle, k=None, callback=None, collect=False, record=False)
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, callback=None, collect: bool = True) -> SearchResult:
+        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
+
+        ``callback(board)`` is called for each solution; returning True stops the search.
+        """
+        if k is not None and k < 1:
+            raise InputError("k must be at least 1")
+        return self._run(puzzle, k=k, callback=callback, collect=collect, record=True)
+
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], collect: bool = False) -> SearchResult:
+        """Stream every solution to ``callback``."""
+        return self._run(puzzle, k=None, callback=callback, collect=collect, record=True)
+
+    def plan(self, puzzle: Puzzle) -> MacroPlan:
+        return build_macro_plan(puzzle)
+
+    # ------------------------------------------------------------------ driver
+    def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
+        if not self.symmetry:
+            return [puzzle]
+        if puzzle.hints:
+            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
+        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
+        W, H = puzzle.width, puzzle.height
+        squares = [0] if W == H else [0, W - 1]
+        return [puzzle.with_hints([Hint(sq, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], sq, W, H)[0])])
+                for sq in squares]
+
+    def _run(self, puzzle: Puzzle, k, callback, collect, record) -> SearchResult:
+        started = time.perf_counter()
+        check_macro_size(puzzle)
+        total = SearchResult(solver=self.name)
+        total.statistics = {
+            "nodes_are": "macro pieces placed (2x2 blocks, 4 tiles each)",
+            "macro_board": f"{puzzle.width // 2}x{puzzle.height // 2}",
+            "tiles_placed": 0,
+            "blocks_examined": 0,
+            "kernel_calls": 0,
+            "symmetry": bool(self.symmetry),
+        }
+        complete = True
+        for variant in self._variants(puzzle):
+            left = None if k is None else k - total.solutions
+            done = self._run_one(variant, left, callback, collect, record, started, total)
+            complete = complete and done
+            if total.stopped_by is not None or (k is not None and total.solutions >= k):
+                break
+        total.complete = complete and total.stopped_by is None
+        total.statistics["tiles_placed"] = 4 * total.nodes
+        total.seconds = time.perf_counter() - started
+        return total
+
+    def _run_one(self, puzzle, k, callback, collect, record, started, total: SearchResult) -> bool:
+        t_build = time.perf_counter()
+        plan = build_macro_plan(puzzle)
+        total.statistics["build_seconds"] = total.statistics.get("build_seconds", 0.0) + time.perf_counter() - t_build
+        total.statistics["block_counts"] = plan.block_counts
+        total.statistics["table_sizes"] = plan.table_sizes
+        D = plan.depth
+        if len(total.nodes_per_depth) < D:
+            total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+        used = np.zeros(puzzle.n_tiles, np.uint8)
+        placed = np.zeros(D, np.int64)
+        east = np.zeros(D + 1, np.int64)  # slot D: the grey sentinel (pair 0)
+        south = np.zeros(D + 1, np.int64)
+        cur = np.zeros(D + 1, np.int64)
+        end = np.zeros(D + 1, np.int64)
+        state = np.array([0, 1], np.int64)
+        npd = np.zeros(D, np.int64)
+        rows = 0
+        if record:
+            rows = 1024 if k is None else max(1, min(1024, k))
+        out = np.zeros((rows, D), np.int64)
+        budget = FIRST_SLICE_NODES
+        last_report = time.perf_counter()
+        found = 0
+        try:
+            while True:
+                want = budget
+                if self.node_limit is not None:
+                    left = self.node_limit - total.nodes
+                    if left <= 0:
+                        total.stopped_by = "nodes"
+                        return False
+                    want = min(want, left)
+                max_solutions = -1 if k is None else k - found
+                npd[:] = 0
+                t0 = time.perf_counter()
+                nodes, solutions, written, examined, status = MK.macro_search(
+                    plan.block_tiles, plan.block_skip, plan.block_east, plan.block_south, plan.key_start,
+                    plan.slot_key, plan.slot_value, plan.bits, plan.k2,
+                    plan.base, plan.west, plan.north, used, placed, east, south, cur, end, state,
+                    np.int64(want), np.int64(want * WORK_PER_NODE), np.int64(max_solutions), out, npd,
+                )
+                elapsed = time.perf_counter() - t0
+                total.statistics["kernel_calls"] += 1
+                total.statistics["blocks_examined"] += int(examined)
+                total.nodes += int(nodes)
+                total.solutions += int(solutions)
+                found += int(solutions)
+                for d in np.flatnonzero(npd):
+                    total.nodes_per_depth[d] += int(npd[d])
+                stop = False
+                for r in range(written):
+                    board = plan.to_board(out[r])
+                    if collect:
+                        total.boards.append(board)
+                    if callback is not None and callback(board):
+                        stop = True
+                        break
+                if stop:
+                    total.stopped_by = "callback"
+                    return False
+                if status == MK.FINISHED:
+                    return True
+                if k is not None and found >= k:
+                    total.stopped_by = "solutions"
+                    return False
+                budget = _next_budget(budget, int(nodes), elapsed)
+                now = time.perf_counter()
+                if self.progress is not None and now - last_report >= self.progress_interval:
+                    last_report = now
+                    seconds = now - started
+                    self.progress({"nodes": total.nodes, "nodes_per_second": total.nodes / seconds if seconds else 0.0,
+                                   "deepest": total.deepest, "solutions": total.solutions, "seconds": seconds})
+                if self.time_limit is not None and now - started >= self.time_limit:
+                    total.stopped_by = "time"
+                    return False
+        except KeyboardInterrupt:
+            total.stopped_by = "interrupted"
+            return False
