@@ -20,6 +20,7 @@ from .result import SearchResult, board_key
 SOLVERS: dict[str, str] = {
     "backtrack": ".backtrack.solver:BacktrackSolver",
     "cpsat": ".cpsat:CpSatSolver",
+    "macro": ".backtrack.macro_search:MacroSolver",
 }
 
 
