@@ -40,7 +40,7 @@ from .tables import build_tables
 ENGINES = ("dfs", "cpsat")
 DEPTH, NODES, DEEPEST, DONE = range(4)
 RUNNING, SOLVED, EXHAUSTED = 0, 1, 2
-SLICE_NODES = 200_000
+SLICE_NODES = 1_000_000
 
 
 @dataclass
@@ -108,41 +108,75 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 30, time_limit: float = 30.0, 
 
 
 # --------------------------------------------------------------------------- depth-first search
-def _candidates(puzzle: Puzzle, order: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per square of ``order``: (tile, rotation) pairs that fit its border, shuffled."""
+def _index(puzzle: Puzzle, order: np.ndarray, rng):
+    """Candidate (tile, rotation) lists per depth, bucketed by the colours they show on the
+    (up to two) sides whose neighbours are always placed before that depth.
+
+    In a fixed order, whether a neighbour is placed when a square is reached does not
+    change during the search (earlier in the order, or a hint: placed; later or relaxed:
+    empty), so each depth has fixed "key sides"; the search reads the neighbours' colours
+    on them and visits only the bucket of candidates that show those colours.  Any further
+    placed neighbour (a hint below, say) is checked per candidate.
+    """
     t = build_tables(puzzle)
+    dense = np.zeros(int(puzzle.tiles.max()) + 1, np.int64)  # colour -> small index (grey 0)
+    for i, colour in enumerate(puzzle.colours):
+        dense[colour] = i + 1
+    n_colours = len(puzzle.colours) + 1
+    two_keys = n_colours * n_colours <= 4096  # else bucket by one side only (memory)
+    position = np.full(puzzle.n_squares, -1)
+    position[order] = np.arange(len(order))
     hint_tiles = {h.tile for h in puzzle.hints}
-    starts = [0]
-    tiles: list[int] = []
-    rots: list[int] = []
-    for q in order:
-        pairs = []
-        mask_q = t.outer_mask[q]
+    D = len(order)
+    key_sides = np.full((D, 2), -1, np.int64)
+    extra_sides = np.zeros((D, 4), np.bool_)
+    bucket_start = np.zeros((D, n_colours * n_colours + 1), np.int64)
+    tiles_: list[int] = []
+    rots_: list[int] = []
+    for d, q in enumerate(order):
+        placed_sides = [s for s in range(4)
+                        if t.neighbours[q, s] >= 0 and (t.fixed[t.neighbours[q, s]]
+                                                        or 0 <= position[t.neighbours[q, s]] < d)]
+        keys = placed_sides[:2] if two_keys else placed_sides[:1]
+        for i, side in enumerate(keys):
+            key_sides[d, i] = side
+        for side in placed_sides[len(keys):]:
+            extra_sides[d, side] = True
+        buckets: dict[int, list[tuple[int, int]]] = {}
         for tile in range(puzzle.n_tiles):
             if tile in hint_tiles:
                 continue
-            mask = int(t.fit[tile, mask_q])
+            mask = int(t.fit[tile, t.outer_mask[q]])
             seen = set()
             for r in range(4):
                 if mask >> r & 1:
                     view = tuple(int(c) for c in t.rotated[tile, r])
-                    if view not in seen:
-                        seen.add(view)
-                        pairs.append((tile, r))
-        for i in rng.permutation(len(pairs)):
-            tiles.append(pairs[i][0])
-            rots.append(pairs[i][1])
-        starts.append(len(tiles))
-    return np.array(starts, np.int64), np.array(tiles, np.int64), np.array(rots, np.int64)
+                    if view in seen:
+                        continue
+                    seen.add(view)
+                    a = int(dense[view[keys[0]]]) if len(keys) > 0 else 0
+                    b = int(dense[view[keys[1]]]) if len(keys) > 1 else 0
+                    buckets.setdefault(a * n_colours + b, []).append((tile, r))
+        base = len(tiles_)
+        for key in range(n_colours * n_colours):
+            bucket_start[d, key] = len(tiles_) - base
+            pairs = buckets.get(key, [])
+            for i in rng.permutation(len(pairs)):
+                tiles_.append(pairs[i][0])
+                rots_.append(pairs[i][1])
+        bucket_start[d, n_colours * n_colours] = len(tiles_) - base
+        bucket_start[d] += base
+    return (key_sides, extra_sides, bucket_start, np.array(tiles_, np.int64), np.array(rots_, np.int64), n_colours,
+            dense)
 
 
 @njit(cache=True)
-def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, tile, rot, used, next_idx, state,
-                deepest_tile, deepest_rot, node_limit):
+def relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense, rotated,
+                neighbours, tile, rot, used, next_idx, end_idx, state, deepest_tile, deepest_rot, node_limit):
     """Depth-first search over the squares of ``order``; resumable (state in the arrays).
 
-    ``next_idx[d]``: the next candidate to try at depth ``d`` (an index into the candidate
-    lists; square ``order[d]`` owns ``cand_start[d] .. cand_start[d + 1] - 1``).
+    ``next_idx[d] .. end_idx[d]``: the candidates still to try at depth ``d`` (the bucket
+    that matches the neighbours' colours on the depth's key sides).
     """
     D = order.shape[0]
     depth = state[DEPTH]
@@ -153,7 +187,7 @@ def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, til
             break
         q = order[depth]
         i = next_idx[depth]
-        end = cand_start[depth + 1]
+        end = end_idx[depth]
         placed = False
         while i < end:
             t = cand_tile[i]
@@ -163,8 +197,8 @@ def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, til
                 continue
             ok = True
             for s in range(4):
-                nb = neighbours[q, s]
-                if nb >= 0 and tile[nb] >= 0:
+                if extra_sides[depth, s]:
+                    nb = neighbours[q, s]
                     if rotated[t, r, s] != rotated[tile[nb], rot[nb], (s + 2) % 4]:
                         ok = False
                         break
@@ -175,7 +209,8 @@ def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, til
                 next_idx[depth] = i
                 depth += 1
                 if depth < D:
-                    next_idx[depth] = cand_start[depth]
+                    _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neighbours, tile, rot,
+                          next_idx, end_idx)
                 nodes += 1
                 placed = True
                 break
@@ -198,20 +233,37 @@ def relaxed_dfs(order, cand_start, cand_tile, cand_rot, rotated, neighbours, til
     state[NODES] += nodes
 
 
+@njit(cache=True)
+def _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neighbours, tile, rot, next_idx, end_idx):
+    """Point depth ``depth`` at the bucket matching its placed neighbours' colours."""
+    q = order[depth]
+    key = 0
+    for i in range(2):
+        s = key_sides[depth, i]
+        c = 0
+        if s >= 0:
+            nb = neighbours[q, s]
+            c = dense[rotated[tile[nb], rot[nb], (s + 2) % 4]]
+        key = key * n_colours + c
+    next_idx[depth] = bucket_start[depth, key]
+    end_idx[depth] = bucket_start[depth, key + 1]
+
+
 def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None):
     t = build_tables(puzzle)
     relaxed_set = set(relaxed)
     order = np.array([q for q in range(puzzle.n_squares) if q not in relaxed_set and not t.fixed[q]], np.int64)
-    cand_start, cand_tile, cand_rot = _candidates(puzzle, order, rng)
+    key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense = _index(puzzle, order, rng)
     board = Board.from_hints(puzzle)
     tile = board.tiles.astype(np.int64)
     rot = board.rotations.astype(np.int64)
     used = np.zeros(puzzle.n_tiles, dtype=np.bool_)
     used[tile[tile >= 0]] = True
     next_idx = np.zeros(len(order) + 1, np.int64)
-    if len(order):
-        next_idx[0] = cand_start[0]
+    end_idx = np.zeros(len(order) + 1, np.int64)
     state = np.zeros(4, np.int64)
+    if len(order):
+        _open(0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx, end_idx)
     deepest_tile, deepest_rot = tile.copy(), rot.copy()
     started = time.perf_counter()
     status = "time"
@@ -220,8 +272,8 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
         if budget <= 0:
             status = "nodes"
             break
-        relaxed_dfs(order, cand_start, cand_tile, cand_rot, t.rotated, t.neighbours, tile, rot, used, next_idx,
-                    state, deepest_tile, deepest_rot, budget)
+        relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense, t.rotated,
+                    t.neighbours, tile, rot, used, next_idx, end_idx, state, deepest_tile, deepest_rot, budget)
         if state[DONE] == SOLVED:
             status = "solved"
             break

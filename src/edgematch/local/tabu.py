@@ -78,15 +78,15 @@ class TabuParams:
         at random, so that the search drifts across plateaus; ``first``: deterministic.
     """
 
-    set_size: int = 12
-    set_size_max: int | None = 24
+    set_size: int = 16
+    set_size_max: int | None = 32
     selection: str = "violated"
     position_tenure: tuple[int, int] = (2, 6)
     arc_tenure: tuple[int, int] = (5, 20)
-    plateau_length: int = 3000
+    plateau_length: int = 200
     diversify_moves: int = 4
     diversify_rotation: str = "best"
-    intensify_after: int = 30
+    intensify_after: int = 100
     max_intensifications: int = 0
     tie_break: str = "random"
     forced_moves: int = 0
