@@ -65,7 +65,7 @@ def checkpoints(db, run_id=1):
 def spawn_optimize(db, *extra, seconds=120):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     return subprocess.Popen([*CLI, "optimize", "e2", "--seconds", str(seconds), "--db", str(db), "--quiet", "--json",
-                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             "--start", "random", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 # ----------------------------------------------------------------------------- the store
@@ -133,8 +133,8 @@ def test_resuming_a_live_run_is_refused(tmp_path, small):
 def test_optimize_json_out_file_and_runs_listing(capsys, tmp_path, puzzle_file, small):
     db = tmp_path / "runs.sqlite"
     out = tmp_path / "best.et2"
-    code, stdout, _ = cli(capsys, "optimize", str(puzzle_file), "--moves", "3000", "--seed", "2", "--db", str(db),
-                          "--out", str(out), "--json", "--quiet")
+    code, stdout, _ = cli(capsys, "optimize", str(puzzle_file), "--moves", "3000", "--seed", "2", "--start", "random",
+                          "--db", str(db), "--out", str(out), "--json", "--quiet")
     assert code == 0
     report = json.loads(stdout)
     for key in ("best_score", "max_score", "seconds", "run_id", "url", "moves"):

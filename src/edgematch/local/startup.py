@@ -14,7 +14,7 @@ from ..model import Board, Puzzle
 from .starts import complete_randomly, random_start
 
 START_KINDS = ("random", "cp", "backtrack")
-DEFAULT_RELAX = 30
+DEFAULT_RELAX = 0
 DEFAULT_START_SECONDS = 30.0
 
 

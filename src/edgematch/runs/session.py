@@ -135,6 +135,7 @@ class RunOutcome:
     best_score: int
     seconds: float
     status: str
+    start_info: dict | None = None
 
 
 def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle, result: LocalSearchResult) -> RunOutcome:
@@ -151,7 +152,8 @@ def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle,
 
         board = parse_board(best["board"], puzzle, "<run database>", "edgematch")
         score = verified_score(board, best["score"])
-    return RunOutcome(run_id, result, board, score, result.seconds, status)
+    start_info = store.run(run_id).info.get("start")
+    return RunOutcome(run_id, result, board, score, result.seconds, status, start_info)
 
 
 def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | None = None,
