@@ -188,6 +188,20 @@ def test_hash_table_finds_every_key_and_no_other():
     assert all(MK.lookup(int(k), slot_key, slot_value, bits) == -1 for k in absent)
 
 
+def test_skips_jump_exactly_over_the_blocks_sharing_the_used_tile():
+    plan = build_macro_plan(generate(6, 6, 3, 6, 3, 2).puzzle)
+    blocks = plan.blocks
+    assert plan.bits == 0
+    keys = np.repeat(np.arange(len(plan.key_start) - 1), np.diff(plan.key_start))  # direct table: key of each block
+    assert len(keys) == len(blocks)
+    for i in range(0, len(blocks), 7):
+        for c, column in ((0, MK.B_SKIP0), (1, MK.B_SKIP1)):
+            j = i + 1
+            while j < len(blocks) and keys[j] == keys[i] and (blocks[j, :c + 1] == blocks[i, :c + 1]).all():
+                j += 1
+            assert blocks[i, column] == j
+
+
 @pytest.mark.parametrize("size", [(5, 4), (4, 5), (5, 5), (2, 4), (4, 2)])
 def test_boards_that_cannot_be_cut_into_2x2_blocks_are_refused(size):
     puzzle = generate(*size, seed=1).puzzle

@@ -15,8 +15,8 @@ what blocks on the board's border show there, so border squares need no special 
 
 A candidate is placed when none of its four tiles is used; a node is one block placed.
 
-Small key spaces (fewer than :data:`DIRECT_LIMIT` keys) use a direct table instead of the
-hash: one load per look-up.
+Small key spaces (at most :data:`DIRECT_LIMIT` keys) use a direct table instead of the
+hash: the candidate range is ``key_start[key]:key_start[key + 1]``.
 
 Status codes: 0 finished, 1 budget (nodes or examined candidates) used up, 2 solution
 buffer full or the requested number of solutions reached.  ``state`` holds
@@ -28,6 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from numba import uint64 as U
+
+#: Columns of a block row.
+B_T0, B_T1, B_T2, B_T3, B_SKIP0, B_SKIP1, B_EAST, B_SOUTH = range(8)
 
 FINISHED = 0
 BUDGET = 1
@@ -46,17 +49,6 @@ def table_bits(n_keys: int) -> int:
     while (1 << bits) < 2 * n_keys:
         bits += 1
     return bits
-
-
-@njit(cache=True)
-def build_direct(keys, size):
-    """Direct table of distinct non-negative ``keys`` < ``size``: ``slot_value[key]`` is
-    the key's index in ``keys``, -1 for keys not present.  Returns ``(slot_key,
-    slot_value)`` like :func:`build_hash` (``slot_key`` is unused, empty)."""
-    slot_value = np.full(size, -1, np.int64)
-    for i in range(keys.shape[0]):
-        slot_value[keys[i]] = i
-    return np.zeros(0, np.int64), slot_value
 
 
 @njit(cache=True)
@@ -81,14 +73,55 @@ def build_hash(keys, bits):
     return slot_key, slot_value
 
 
-@njit(cache=True, inline="always")
-def _find(key, slot_key, slot_value, shift, mask):
-    """Index of ``key`` among the hashed keys, or -1.
+@njit(cache=True)
+def fill_skips(keys, tiles, blocks):
+    """Write the ``B_SKIP0`` / ``B_SKIP1`` columns of ``blocks``.
 
-    With ``shift == 64`` the table is direct: ``slot_value[key]`` is the index (or -1).
+    Blocks are sorted by key, then by tiles.  ``B_SKIPc`` of block ``i`` is the first block
+    after ``i`` whose key or tiles ``0..c`` differ from block ``i``'s: when tile ``c`` is
+    used (and the tiles before it are not), every block before that one uses it too.
     """
-    if shift == U(64):
-        return slot_value[U(key)]
+    n = keys.shape[0]
+    next0 = n
+    next1 = n
+    for i in range(n - 1, -1, -1):
+        if i + 1 < n:
+            j = i + 1
+            if keys[j] != keys[i] or tiles[j, 0] != tiles[i, 0]:
+                next0 = j
+                next1 = j
+            elif tiles[j, 1] != tiles[i, 1]:
+                next1 = j
+        blocks[i, B_SKIP0] = next0
+        blocks[i, B_SKIP1] = next1
+
+
+@njit(cache=True, inline="always")
+def _candidates(key, slot_key, slot_value, key_start, shift, mask):
+    """The candidate range ``(first, end)`` of ``key``; empty when the key is absent.
+
+    Direct table (``slot_key`` empty): ``key_start`` is indexed by the key itself.
+    Hash table: ``slot_value`` gives the key's rank among the distinct keys, and
+    ``key_start`` is indexed by rank.
+    """
+    if slot_key.shape[0] == 0:
+        return key_start[U(key)], key_start[U(key) + U(1)]
+    h = (U(key) * U(HASH_MULTIPLIER)) >> shift
+    while True:
+        k = slot_key[h]
+        if k == key:
+            j = slot_value[h]
+            return key_start[U(j)], key_start[U(j) + U(1)]
+        if k == -1:
+            return key_start[0], key_start[0]
+        h = (h + U(1)) & mask
+
+
+@njit(cache=True)
+def lookup(key, slot_key, slot_value, bits):
+    """Rank of ``key`` among the hashed keys, or -1 (for tests and tools)."""
+    shift = U(64 - bits)
+    mask = U((1 << bits) - 1)
     h = (U(key) * U(HASH_MULTIPLIER)) >> shift
     while True:
         k = slot_key[h]
@@ -100,14 +133,7 @@ def _find(key, slot_key, slot_value, shift, mask):
 
 
 @njit(cache=True)
-def lookup(key, slot_key, slot_value, bits):
-    """Index of ``key`` among the hashed keys, or -1 (for tests and tools); ``bits`` = 0
-    for a direct table."""
-    return _find(key, slot_key, slot_value, U(64 - bits), U((1 << bits) - 1))
-
-
-@njit(cache=True)
-def macro_search(block_tiles, block_skip, block_east, block_south, key_start, slot_key, slot_value, bits, k2,
+def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
                  base, west, north, used, placed, east, south, cur, end, state,
                  node_budget, work_budget, max_solutions, out, nodes_per_depth):
     """Run until the search is exhausted, ``node_budget`` blocks are placed,
@@ -115,12 +141,11 @@ def macro_search(block_tiles, block_skip, block_east, block_south, key_start, sl
     limit) or ``out`` is full (when it has rows, each solution's ``placed`` row, i.e. the
     block index of every macro square, is copied into it).
 
-    ``block_tiles`` (n, 4): the tiles of each block; ``block_skip`` (n, 3): where to go on
-    when tile 0, 1 or 2 of a block is used (the end of the run of blocks sharing it);
-    ``block_east`` / ``block_south``: the
-    pair on its east / south macro side; ``key_start``: the candidates of the ``j``-th
-    distinct key are ``key_start[j]:key_start[j + 1]``.
-    ``bits`` = 0 when the table is direct (see :func:`build_direct`).
+    ``blocks`` (n, 8) int32, one row per block (see the ``B_*`` columns): its four tiles,
+    where to go on when tile 0 or 1 is used (the end of the run of blocks sharing it and
+    the tiles before it), and the pairs on its east and south macro sides.
+    ``key_start``/``slot_key``/``slot_value``: the candidate table (direct when
+    ``slot_key`` is empty, else hashed with ``bits`` bits; see :func:`_candidates`).
     Returns ``(nodes, solutions, rows_written, examined, status)``.
     """
     D = base.shape[0]
@@ -130,13 +155,8 @@ def macro_search(block_tiles, block_skip, block_east, block_south, key_start, sl
     d = state[0]
     if state[1] == 1:
         state[1] = 0
-        j = _find(base[d] + east[west[d]] * k2 + south[north[d]], slot_key, slot_value, shift, mask)
-        if j < 0:
-            cur[d] = 0
-            end[d] = 0
-        else:
-            cur[d] = key_start[j]
-            end[d] = key_start[j + 1]
+        cur[d], end[d] = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
+                                     slot_key, slot_value, key_start, shift, mask)
     nodes = 0
     solutions = 0
     written = 0
@@ -146,19 +166,18 @@ def macro_search(block_tiles, block_skip, block_east, block_south, key_start, sl
         i = cur[d]
         if i < end[d]:
             examined += 1
-            t0 = block_tiles[U(i), 0]
-            t1 = block_tiles[U(i), 1]
-            t2 = block_tiles[U(i), 2]
-            t3 = block_tiles[U(i), 3]
+            row = blocks[U(i)]
+            t0 = row[B_T0]
+            t1 = row[B_T1]
+            t2 = row[B_T2]
+            t3 = row[B_T3]
             if used[U(t0)] | used[U(t1)] | used[U(t2)] | used[U(t3)]:
                 # jump over every following block that shares the first used tile and the
-                # tiles before it (they are sorted so, see block_skip)
+                # tiles before it (blocks are sorted so within a key)
                 if used[U(t0)]:
-                    cur[d] = block_skip[U(i), 0]
+                    cur[d] = row[B_SKIP0]
                 elif used[U(t1)]:
-                    cur[d] = block_skip[U(i), 1]
-                elif used[U(t2)]:
-                    cur[d] = block_skip[U(i), 2]
+                    cur[d] = row[B_SKIP1]
                 else:
                     cur[d] = i + 1
                 if examined >= work_budget:
@@ -186,16 +205,11 @@ def macro_search(block_tiles, block_skip, block_east, block_south, key_start, sl
             used[U(t1)] = 1
             used[U(t2)] = 1
             used[U(t3)] = 1
-            east[d] = block_east[U(i)]
-            south[d] = block_south[U(i)]
+            east[d] = row[B_EAST]
+            south[d] = row[B_SOUTH]
             d += 1
-            j = _find(base[d] + east[west[d]] * k2 + south[north[d]], slot_key, slot_value, shift, mask)
-            if j < 0:
-                cur[d] = 0
-                end[d] = 0
-            else:
-                cur[d] = key_start[j]
-                end[d] = key_start[j + 1]
+            cur[d], end[d] = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
+                                         slot_key, slot_value, key_start, shift, mask)
             if nodes >= node_budget or examined >= work_budget:
                 state[0] = d
                 return nodes, solutions, written, examined, BUDGET
@@ -204,8 +218,8 @@ def macro_search(block_tiles, block_skip, block_east, block_south, key_start, sl
                 state[0] = 0
                 return nodes, solutions, written, examined, FINISHED
             d -= 1
-            i = placed[d]
-            used[U(block_tiles[U(i), 0])] = 0
-            used[U(block_tiles[U(i), 1])] = 0
-            used[U(block_tiles[U(i), 2])] = 0
-            used[U(block_tiles[U(i), 3])] = 0
+            row = blocks[U(placed[d])]
+            used[U(row[B_T0])] = 0
+            used[U(row[B_T1])] = 0
+            used[U(row[B_T2])] = 0
+            used[U(row[B_T3])] = 0

@@ -105,11 +105,9 @@ class MacroPlan:
     puzzle: Puzzle
     macro_width: int
     macro_height: int
+    blocks: np.ndarray
     block_tiles: np.ndarray
-    block_skip: np.ndarray
     block_rotations: np.ndarray
-    block_east: np.ndarray
-    block_south: np.ndarray
     key_start: np.ndarray
     slot_key: np.ndarray
     slot_value: np.ndarray
@@ -148,15 +146,114 @@ class MacroPlan:
 
 
 def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None) -> MacroPlan:
-    """Candidate tables and per-depth arrays of the macro search (see the module doc)."""
+    """Candidate tables and per-depth arrays of the macro search (see the module doc).
+
+    Intermediate arrays are dropped as soon as possible: on ``e2`` (4 million blocks) the
+    build is the memory peak of a run.
+    """
     check_macro_size(puzzle)
     W, H = puzzle.width, puzzle.height
     MW, MH = W // 2, H // 2
     D = MW * MH
+    colours = np.unique(puzzle.tiles)
+    if colours[0] != T.GREY:
+        raise InputError("the puzzle has no grey border colour, so it has no macro blocks")
+    K = len(colours)
+    k2 = K * K
     blocks = macro_blocks(puzzle) if blocks is None else blocks
+    block_counts = {kind: len(b) for kind, b in blocks.items()}
+    tables, table_of_square = _tables(puzzle, blocks)
+    del blocks
+    table_sizes = [len(t) for t in tables]
+    key_space = len(tables) * k2 * k2
+    if key_space >= 2**62:
+        raise InputError(f"too many colours ({K}) for the macro solver's table keys")
+    if sum(table_sizes) >= 2**31:
+        raise InputError(f"too many macro blocks ({sum(table_sizes):,}) for the macro solver")
+
+    tiles = np.concatenate([t.tiles for t in tables]).astype(np.int16 if puzzle.n_tiles < 2**15 else np.int32)
+    rotations = np.concatenate([t.rotations for t in tables]).astype(np.int8)
+    outer = np.concatenate([t.outer for t in tables])
+    which = np.concatenate([np.full(len(t), i, np.int32) for i, t in enumerate(tables)])
+    del tables
+    dense = np.zeros(int(colours[-1]) + 1, np.int32)  # colour -> 0..K-1 (grey stays 0)
+    dense[colours] = np.arange(K, dtype=np.int32)
+
+    def pair(first: int, second: int) -> np.ndarray:
+        return dense[outer[:, first]] * np.int32(K) + dense[outer[:, second]]
+
+    # pairs: north/south read left to right, east/west top to bottom (see macro.py's outer layout)
+    keys = which.astype(np.int64) * (k2 * k2)  # key = (table, west pair, north pair)
+    keys += pair(7, 6).astype(np.int64) * k2
+    keys += pair(0, 1)
+    east, south = pair(2, 3), pair(5, 4)
+    del outer, which
+
+    # within a key, blocks sorted by their tiles TL, TR, BL, BR: the blocks sharing a used
+    # tile (and the tiles before it) then form one run the kernel jumps over at once
+    tile_key = np.zeros(len(keys), np.uint64)
+    for c in range(4):
+        tile_key = (tile_key << np.uint64(16)) | tiles[:, c].astype(np.uint64)
+    if puzzle.n_tiles < 2**16:
+        order = np.argsort(tile_key, kind="stable")
+        order = order[np.argsort(keys[order], kind="stable")]
+    else:
+        order = np.lexsort((tiles[:, 3], tiles[:, 2], tiles[:, 1], tiles[:, 0], keys))
+    del tile_key
+    keys = keys[order]
+    tiles = tiles[order]
+    packed = np.empty((len(keys), 8), np.int32)
+    packed[:, MK.B_T0:MK.B_T3 + 1] = tiles
+    MK.fill_skips(keys, tiles, packed)
+    packed[:, MK.B_EAST] = east[order]
+    packed[:, MK.B_SOUTH] = south[order]
+    del east, south
+    if key_space <= MK.DIRECT_LIMIT:  # direct: candidates of key k are key_start[k]:key_start[k + 1]
+        bits = 0
+        slot_key = slot_value = np.zeros(0, np.int64)
+        key_start = np.searchsorted(keys, np.arange(key_space + 1, dtype=np.int64)).astype(np.int64)
+    else:  # hashed: key -> rank among the distinct keys -> key_start[rank]:key_start[rank + 1]
+        unique_keys, first = np.unique(keys, return_index=True)
+        bits = MK.table_bits(len(unique_keys))
+        slot_key, slot_value = MK.build_hash(unique_keys.astype(np.int64), bits)
+        key_start = np.append(first, len(keys)).astype(np.int64)
+
+    west_of = np.array([m - 1 if m % MW else D for m in range(D)] + [D], np.int64)
+    north_of = np.array([m - MW if m >= MW else D for m in range(D)] + [D], np.int64)
+    base = np.array([table_of_square[m] * k2 * k2 for m in range(D)], np.int64)
+    return MacroPlan(
+        puzzle=puzzle,
+        macro_width=MW,
+        macro_height=MH,
+        blocks=packed,
+        block_tiles=tiles,
+        block_rotations=rotations[order],
+        key_start=key_start,
+        slot_key=slot_key,
+        slot_value=slot_value,
+        bits=bits,
+        k2=k2,
+        base=base,
+        west=west_of,
+        north=north_of,
+        table_of_square=table_of_square,
+        table_sizes=table_sizes,
+        block_counts=block_counts,
+    )
+
+
+def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks]) -> tuple[list[MacroBlocks], list[int]]:
+    """The candidate tables and the table of each macro square.
+
+    One table per border class (shared by its squares) without the hinted tiles, and one
+    per macro square that holds hints: the blocks with each hinted tile on its square in
+    its rotation (rotations compared after normalisation, as blocks store them), and no
+    other hinted tile.
+    """
+    W, H = puzzle.width, puzzle.height
+    MW, MH = W // 2, H // 2
     hint_map = {h.square: (h.tile, _smallest_rotation(puzzle.tiles[h.tile], h.rotation)) for h in puzzle.hints}
     hinted = sorted({t for t, _ in hint_map.values()})
-
     turned: dict[tuple[str, int], MacroBlocks] = {}
 
     def class_blocks(kind: str, turns: int) -> MacroBlocks:
@@ -167,90 +264,29 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     tables: list[MacroBlocks] = []
     table_index: dict[object, int] = {}
     table_of_square: list[int] = []
-    for m in range(D):
+    for m in range(MW * MH):
         mr, mc = divmod(m, MW)
         kind, turns = position_class(mr, mc, MW, MH)
         tl = 2 * mr * W + 2 * mc
         cells = (tl, tl + 1, tl + W, tl + W + 1)
-        if any(sq in hint_map for sq in cells):
-            ident: object = ("hinted", m)
-            source = class_blocks(kind, turns)
-            keep = np.ones(len(source), dtype=bool)
-            for c, sq in enumerate(cells):
-                if sq in hint_map:
-                    tile, rot = hint_map[sq]
-                    keep &= (source.tiles[:, c] == tile) & (source.rotations[:, c] == rot)
-                elif hinted:
-                    keep &= ~np.isin(source.tiles[:, c], hinted)
-            table = MacroBlocks(kind, source.tiles[keep], source.rotations[keep], source.outer[keep])
-        else:
-            ident = (kind, turns)
-            table = None
+        ident: object = ("hinted", m) if any(sq in hint_map for sq in cells) else (kind, turns)
         if ident not in table_index:
-            if table is None:
-                source = class_blocks(kind, turns)
+            source = class_blocks(kind, turns)
+            if ident[0] == "hinted":
+                keep = np.ones(len(source), dtype=bool)
+                for c, sq in enumerate(cells):
+                    if sq in hint_map:
+                        tile, rot = hint_map[sq]
+                        keep &= (source.tiles[:, c] == tile) & (source.rotations[:, c] == rot)
+                    else:
+                        keep &= ~np.isin(source.tiles[:, c], hinted)
+                table = MacroBlocks(kind, source.tiles[keep], source.rotations[keep], source.outer[keep])
+            else:
                 table = source.without_tiles(hinted) if hinted else source
             table_index[ident] = len(tables)
             tables.append(table)
         table_of_square.append(table_index[ident])
-
-    colours = np.unique(puzzle.tiles)
-    if colours[0] != T.GREY:
-        raise InputError("the puzzle has no grey border colour, so it has no macro blocks")
-    K = len(colours)
-    k2 = K * K
-    if len(tables) * k2 * k2 >= 2**62:
-        raise InputError(f"too many colours ({K}) for the macro solver's table keys")
-
-    tiles = np.concatenate([t.tiles for t in tables]).astype(np.int16 if puzzle.n_tiles < 2**15 else np.int32)
-    rotations = np.concatenate([t.rotations for t in tables]).astype(np.int8)
-    outer = np.searchsorted(colours, np.concatenate([t.outer for t in tables]).astype(np.int64)).astype(np.int64)
-    which = np.concatenate([np.full(len(t), i, np.int64) for i, t in enumerate(tables)])
-    # pairs: north/south read left to right, east/west top to bottom (see macro.py's outer layout)
-    north = outer[:, 0] * K + outer[:, 1]
-    east = outer[:, 2] * K + outer[:, 3]
-    south = outer[:, 5] * K + outer[:, 4]
-    west = outer[:, 7] * K + outer[:, 6]
-    keys = which * (k2 * k2) + west * k2 + north
-    # within a key, blocks sorted by their tiles TL, TR, BL, BR: the blocks sharing a used
-    # tile (and the tiles before it) then form one run the kernel jumps over at once
-    order = np.lexsort((tiles[:, 3], tiles[:, 2], tiles[:, 1], tiles[:, 0], keys))
-    keys = keys[order]
-    sorted_tiles = tiles[order]
-    unique_keys, first = np.unique(keys, return_index=True)
-    skip = _skips(keys, sorted_tiles)
-    key_space = len(tables) * k2 * k2
-    if key_space <= MK.DIRECT_LIMIT:
-        bits = 0
-        slot_key, slot_value = MK.build_direct(unique_keys.astype(np.int64), key_space)
-    else:
-        bits = MK.table_bits(len(unique_keys))
-        slot_key, slot_value = MK.build_hash(unique_keys.astype(np.int64), bits)
-
-    west_of = np.array([m - 1 if m % MW else D for m in range(D)] + [D], np.int64)
-    north_of = np.array([m - MW if m >= MW else D for m in range(D)] + [D], np.int64)
-    base = np.array([table_of_square[m] * k2 * k2 for m in range(D)] + [0], np.int64)
-    return MacroPlan(
-        puzzle=puzzle,
-        macro_width=MW,
-        macro_height=MH,
-        block_tiles=np.ascontiguousarray(sorted_tiles),
-        block_skip=skip.astype(np.int32) if len(keys) < 2**31 else skip,
-        block_rotations=rotations[order],
-        block_east=east[order].astype(np.int32),
-        block_south=south[order].astype(np.int32),
-        key_start=np.append(first, len(keys)).astype(np.int64),
-        slot_key=slot_key,
-        slot_value=slot_value,
-        bits=bits,
-        k2=k2,
-        base=base[:D],
-        west=west_of,
-        north=north_of,
-        table_of_square=table_of_square,
-        table_sizes=[len(t) for t in tables],
-        block_counts={kind: len(b) for kind, b in blocks.items()},
-    )
+    return tables, table_of_square
 
 
 def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
@@ -258,26 +294,6 @@ def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
     if nodes < budget or elapsed <= 0:
         return budget
     return int(min(max(nodes / elapsed * SLICE_SECONDS, 10_000), 4 * budget))
-
-
-def _skips(keys: np.ndarray, tiles: np.ndarray) -> np.ndarray:
-    """``skip[i, c]``: the first block after ``i`` whose key or tiles ``0..c`` differ from
-    block ``i``'s (blocks sorted by key, then tiles), for ``c`` = 0, 1, 2.
-
-    When tile ``c`` of block ``i`` is used, every block up to ``skip[i, c]`` uses it too.
-    """
-    n = len(keys)
-    skip = np.empty((n, 3), np.int64)
-    change = np.ones(n + 1, dtype=bool)  # change[j]: block j starts a new run (j = n: the end)
-    change[1:n] = keys[1:] != keys[:-1]
-    positions = np.arange(n + 1)
-    for c in range(3):
-        change[1:n] |= tiles[1:, c] != tiles[:-1, c]
-        # next run start strictly after i = smallest j > i with change[j]
-        starts = np.where(change, positions, n + 1)
-        next_start = np.minimum.accumulate(starts[::-1])[::-1]
-        skip[:, c] = next_start[1:]
-    return skip
 
 
 class MacroSolver:
@@ -410,8 +426,7 @@ class MacroSolver:
                 npd[:] = 0
                 t0 = time.perf_counter()
                 nodes, solutions, written, examined, status = MK.macro_search(
-                    plan.block_tiles, plan.block_skip, plan.block_east, plan.block_south, plan.key_start,
-                    plan.slot_key, plan.slot_value, plan.bits, plan.k2,
+                    plan.blocks, plan.key_start, plan.slot_key, plan.slot_value, plan.bits, plan.k2,
                     plan.base, plan.west, plan.north, used, placed, east, south, cur, end, state,
                     np.int64(want), np.int64(want * WORK_PER_NODE), np.int64(max_solutions), out, npd,
                 )
