@@ -56,6 +56,8 @@ def register(sub) -> None:
     p.add_argument("--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)")
     p.add_argument("--allow-frame-errors", action="store_true",
                    help="let joins between two border squares be invalid too (default: the frame always matches)")
+    p.add_argument("--max-tile-errors", type=int, default=1, choices=(1, 2, 3, 4),
+                   help="invalid joins one placed tile may create (default 1)")
     p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
     p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
     p.add_argument("--priority-colours", metavar="C,C,...", help="colours to place early (heuristic)")
@@ -72,7 +74,8 @@ def run(args) -> int:
     puzzle = puzzle_from(args)
     if args.solver != "backtrack":
         raise InputError(f"search is only available with the backtrack solver, not '{args.solver}'")
-    extra = dict(schedule=args.schedule, target=args.target, frame_exact=not args.allow_frame_errors, seed=args.seed)
+    extra = dict(schedule=args.schedule, target=args.target, frame_exact=not args.allow_frame_errors, seed=args.seed,
+                 max_tile_errors=args.max_tile_errors)
     if args.restart_nodes is not None:
         extra["restart_nodes"] = _count(args.restart_nodes)
     if args.priority_colours:

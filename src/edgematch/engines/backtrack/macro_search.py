@@ -375,6 +375,7 @@ class MacroSolver:
             "tiles_placed": 0,
             "blocks_examined": 0,
             "kernel_calls": 0,
+            "kernel_seconds": 0.0,
             "symmetry": bool(self.symmetry),
         }
         complete = True
@@ -432,6 +433,7 @@ class MacroSolver:
                 )
                 elapsed = time.perf_counter() - t0
                 total.statistics["kernel_calls"] += 1
+                total.statistics["kernel_seconds"] += elapsed
                 total.statistics["blocks_examined"] += int(examined)
                 total.nodes += int(nodes)
                 total.solutions += int(solutions)

@@ -171,7 +171,7 @@ def build_plan(
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
     ``max_errors`` > 0 adds the mismatch phases for best mode (subsets of up to that many
-    known sides).  ``frame_exact`` keeps joins between two border squares out of those
+    known sides: the most invalid joins one placement may create).  ``frame_exact`` keeps joins between two border squares out of those
     phases.  ``seed`` shuffles the candidates within each key (None keeps tile order).
     """
     W, H = puzzle.width, puzzle.height

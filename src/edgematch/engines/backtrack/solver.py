@@ -82,6 +82,10 @@ class BacktrackSolver:
         the board (see :mod:`.schedule`); default none.
     frame_exact:
         Best mode: joins between two border squares must always match.
+    max_tile_errors:
+        Best mode: how many invalid joins one placement may create (1 by default, as in
+        the Julia package; up to 4).  Each extra allowed side adds look-ups whose
+        candidate lists are long, so raising it slows every node that may err.
     target:
         Best mode: stop as soon as this score is reached (default: the maximum score).
     seed:
@@ -108,6 +112,7 @@ class BacktrackSolver:
         node_limit: int | None = None,
         schedule=None,
         frame_exact: bool = True,
+        max_tile_errors: int = 1,
         target: int | None = None,
         seed: int | None = None,
         restart_nodes: int | None = None,
@@ -123,6 +128,9 @@ class BacktrackSolver:
         self.node_limit = node_limit
         self.schedule = schedule
         self.frame_exact = frame_exact
+        if not 1 <= int(max_tile_errors) <= 4:
+            raise InputError(f"max_tile_errors must be 1..4, not {max_tile_errors}")
+        self.max_tile_errors = int(max_tile_errors)
         self.target = target
         self.seed = seed
         self.restart_nodes = restart_nodes
@@ -138,8 +146,20 @@ class BacktrackSolver:
         return search_order(full, puzzle.width, puzzle.height, [h.square for h in puzzle.hints])
 
     def plan(self, puzzle: Puzzle, **options) -> SearchPlan:
-        """The precomputed kernel arrays for ``puzzle`` (exposed for inspection and tools)."""
-        return build_plan(puzzle, self.search_squares(puzzle), **options)
+        """The precomputed kernel arrays for ``puzzle`` (exposed for inspection and tools).
+
+        The exact-search plan of the last few puzzles is cached, so that the many
+        ``count(puzzle, start=prefix)`` calls of a split do not rebuild it.
+        """
+        if options:
+            return build_plan(puzzle, self.search_squares(puzzle), **options)
+        cache = self.__dict__.setdefault("_plans", {})
+        key = (puzzle, repr(self.order), self.corner)
+        if key not in cache:
+            if len(cache) >= 8:
+                cache.pop(next(iter(cache)))
+            cache[key] = build_plan(puzzle, self.search_squares(puzzle))
+        return cache[key]
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
@@ -225,8 +245,7 @@ class BacktrackSolver:
         return total
 
     def _exact_one(self, puzzle, start, k, callback, collect, record, leaf, limits, total: SearchResult) -> bool:
-        squares = self.search_squares(puzzle)
-        plan = build_plan(puzzle, squares)
+        plan = self.plan(puzzle)
         D = plan.depth
         if len(total.nodes_per_depth) < D:
             total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
@@ -367,7 +386,7 @@ class BacktrackSolver:
         depth_tiles = n_hints + np.arange(1, D + 1)
         allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
         prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
-        max_errors = int(min(allowed.max(), 4)) if D else 0
+        max_errors = int(min(allowed.max(), self.max_tile_errors)) if D else 0
         plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=self.frame_exact, seed=seed)
         if len(total.nodes_per_depth) < D:
             total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))

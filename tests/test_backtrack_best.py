@@ -1,0 +1,119 @@
+"""Best-score search: schedules of invalid joins, targets, optimality, heuristics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.engines.backtrack.fill import fill_board
+from edgematch.engines.backtrack.schedule import julia_schedule, schedule_array
+from edgematch.errors import InputError
+from edgematch.generate import generate
+from edgematch.model import Puzzle
+
+from backtrack_support import all_boards_max_score
+
+
+@pytest.mark.parametrize("w,h,hints,seed", [(4, 4, "none", 1), (5, 4, 2, 2), (6, 5, "corner", 3)])
+def test_best_finds_a_perfect_board_on_solvable_puzzles(w, h, hints, seed):
+    g = generate(w, h, 2, 4, seed=seed, hints=hints)
+    result = BacktrackSolver().best(g.puzzle)
+    assert result.best_score == g.puzzle.max_score
+    assert result.stopped_by == "target"
+    assert result.best_board.is_complete and result.best_board.verify().valid
+
+
+def test_best_with_errors_allowed_still_reaches_the_perfect_score():
+    g = generate(5, 5, 2, 4, seed=5)
+    result = BacktrackSolver(schedule="10:1,20:2").best(g.puzzle)
+    assert result.best_score == g.puzzle.max_score and result.best_board.verify().valid
+
+
+def _scrambled(seed: int) -> Puzzle:
+    """A 3x3 puzzle that usually has no solution: the inner tile replaced by a random one."""
+    g = generate(3, 3, 2, 3, seed=seed)
+    tiles = np.array(g.puzzle.tiles)
+    inner = [i for i, t in enumerate(tiles) if (t == 0).sum() == 0][0]
+    rng = np.random.default_rng(seed)
+    tiles[inner] = rng.integers(3, 6, 4)
+    return Puzzle(tiles, 3, 3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("frame_exact", [True, False])
+def test_exhaustive_best_equals_the_maximum_over_all_boards(seed, frame_exact):
+    puzzle = _scrambled(seed)
+    expected = all_boards_max_score(puzzle, frame_exact)
+    result = BacktrackSolver(schedule=puzzle.max_score, frame_exact=frame_exact, max_tile_errors=4).best(puzzle)
+    assert result.best_score == expected
+    if result.best_score < puzzle.max_score:
+        assert result.complete and result.stopped_by is None
+
+
+def test_schedule_bounds_the_invalid_joins_of_every_reported_board():
+    g = generate(6, 6, 2, 5, seed=8)
+    limits = schedule_array("breaks:10,20,30", 36)
+    boards = []
+    result = BacktrackSolver(schedule="breaks:10,20,30", target=g.puzzle.max_score, node_limit=200_000).best(
+        g.puzzle, callback=lambda board, score: boards.append((board.copy(), score)))
+    assert boards and boards[-1][1] == result.best_score
+    for board, score in boards:
+        assert board.score() == score
+        assert len(board.mismatches()) <= limits[board.n_placed]
+
+
+def test_no_errors_schedule_gives_the_deepest_valid_partial_board():
+    unsolvable = 0
+    for seed in range(6):
+        puzzle = _scrambled(seed)
+        result = BacktrackSolver().best(puzzle)
+        board = result.best_board
+        assert board.mismatches() == [] and board.verify(require_complete=False).valid
+        if result.best_score < puzzle.max_score:
+            unsolvable += 1
+            assert result.complete and result.stopped_by is None
+    assert unsolvable
+
+
+def test_target_stops_early_and_restarts_reseed():
+    g = generate(6, 6, 2, 6, seed=2)
+    target = g.puzzle.max_score - 20
+    result = BacktrackSolver(schedule=2, target=target).best(g.puzzle)
+    assert result.stopped_by == "target" and result.best_score >= target
+    restarted = BacktrackSolver(schedule=1, seed=3, restart_nodes=500, node_limit=5_000).best(g.puzzle)
+    assert restarted.statistics["restarts"] >= 1 and restarted.best_score > 0
+
+
+def test_priority_colours_lower_bound_is_respected():
+    g = generate(5, 5, 2, 4, seed=4)
+    colour = g.puzzle.inner_colours[0]
+    needed = int(sum(int(c) == colour for t in g.puzzle.tiles for c in t))
+    result = BacktrackSolver(priority_colours=[colour], priority_schedule=f"10:{needed}").best(g.puzzle)
+    board = result.best_board
+    if board.n_placed >= 10:
+        placed = [t for t in board.tiles if t >= 0]
+        assert sum(int(c) == colour for t in placed for c in g.puzzle.tiles[t]) >= needed
+
+
+def test_fill_board_completes_without_lowering_the_score():
+    puzzle = _scrambled(1)
+    result = BacktrackSolver().best(puzzle)
+    filled = fill_board(result.best_board)
+    assert filled.is_complete and filled.score() >= result.best_score
+    assert not any("inside" in r or "outside" in r or "twice" in r for r in filled.verify().reasons)
+
+
+def test_schedule_forms():
+    assert list(schedule_array("2", 4)) == [2, 2, 2, 2, 2]
+    assert list(schedule_array("2:1,4:3", 5)) == [0, 0, 1, 1, 3, 3]
+    assert list(schedule_array("breaks:2,2,4", 5)) == [0, 0, 2, 2, 3, 3]
+    assert list(schedule_array([0, 1], 4)) == [0, 0, 1, 1, 1]
+    assert list(schedule_array("list:0,1", 4)) == [0, 0, 1, 1, 1]
+    values = julia_schedule(470, 256, 480)
+    assert values[128] == 0 and values[256] == 10 and (np.diff(values) >= 0).all()
+    for bad in ("-1", "x:1", "breaks:300", "5:3,8:1"):
+        with pytest.raises(InputError):
+            schedule_array(bad, 256)
+    with pytest.raises(InputError, match="decrease"):
+        schedule_array([3, 1], 4)
