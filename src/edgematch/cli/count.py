@@ -51,10 +51,12 @@ def solver_from(args, **extra):
     return make_solver(args.solver, **options)
 
 
-def run_search(args, call) -> SearchResult:
+def run_search(args, call, **extra) -> SearchResult:
     """Run ``call(solver)`` with a progress line; Ctrl-C ends it with the result so far."""
     with ProgressLine(enabled=not args.quiet) as progress:
-        solver = solver_from(args, **({"progress": progress} if args.solver == "backtrack" else {}))
+        if args.solver == "backtrack":
+            extra["progress"] = progress
+        solver = solver_from(args, **extra)
         return call(solver)
 
 

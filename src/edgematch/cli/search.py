@@ -93,7 +93,7 @@ def run(args) -> int:
         if not args.quiet and not args.json and sys.stderr.isatty():
             print(f"best score {score} ({board.n_placed} tiles placed)", file=sys.stderr)
 
-    result = run_search(args, lambda solver: solver.best(puzzle, callback=improved))
+    result = run_search(args, lambda solver: solver.best(puzzle, callback=improved), **extra)
     board = result.best_board
     written = None
     if board is not None and not args.no_fill:

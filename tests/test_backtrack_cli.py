@@ -1,0 +1,142 @@
+"""``edgematch count``, ``solve`` and ``search``: the interface scripts rely on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from edgematch.cli.main import main
+from edgematch.formats import format_puzzle
+from edgematch.generate import generate
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def puzzle_file(tmp_path):
+    made = generate(4, 4, 2, 3, seed=3)
+    path = tmp_path / "p.txt"
+    path.write_text(format_puzzle(made.puzzle, "edgematch"))
+    return path
+
+
+def test_count_json_has_the_promised_keys(capsys, puzzle_file):
+    code, out, err = run_cli(capsys, "count", puzzle_file, "--json", "--solver", "backtrack", "--order", "spiral-in")
+    data = json.loads(out)
+    assert code == 0
+    for key in ("solutions", "nodes", "seconds", "complete", "nodes_per_depth", "nodes_per_second"):
+        assert key in data
+    assert data["solutions"] == 320 and data["complete"] is True
+    assert sum(data["nodes_per_depth"]) == data["nodes"]
+
+
+def test_count_reports_incomplete_under_a_limit(capsys):
+    code, out, _ = run_cli(capsys, "count", "owen1-6x6", "--node-limit", "5000", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is False and data["stopped_by"] == "nodes" and data["nodes"] == 5000
+
+
+def test_count_symmetry_text(capsys):
+    code, out, _ = run_cli(capsys, "count", "owen2-6x6", "--symmetry")
+    assert code == 0 and out.startswith("40 solutions up to board rotation")
+
+
+def test_solve_writes_files_that_verify_reads(capsys, tmp_path, puzzle_file):
+    one = tmp_path / "one.txt"
+    code, out, _ = run_cli(capsys, "solve", puzzle_file, "--out", one)
+    assert code == 0 and one.exists()
+    assert run_cli(capsys, "verify", puzzle_file, one)[0] == 0
+    code, out, _ = run_cli(capsys, "solve", puzzle_file, "-k", 3, "--out", tmp_path / "many.txt", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["solutions"] == 3 and len(data["files"]) == 3
+    for name in data["files"]:
+        assert name.endswith(("_0001.txt", "_0002.txt", "_0003.txt"))
+        assert run_cli(capsys, "verify", puzzle_file, name)[0] == 0
+
+
+def test_solve_all_in_another_board_format(capsys, tmp_path):
+    made = generate(4, 4, 2, 4, seed=1)
+    path = tmp_path / "p.txt"
+    path.write_text(format_puzzle(made.puzzle, "edgematch"))
+    code, out, _ = run_cli(capsys, "solve", path, "--all", "--out", tmp_path / "all" / "s.txt", "--json")
+    assert code == 2  # folder missing: a bad-input error
+    (tmp_path / "all").mkdir()
+    code, out, _ = run_cli(capsys, "solve", path, "--all", "--out", tmp_path / "all" / "s.txt", "--board-format", "owen-solution", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] and len(data["files"]) == data["solutions"] == 16
+    assert run_cli(capsys, "verify", path, data["files"][-1], "--board-format", "owen-solution")[0] == 0
+
+
+def test_solve_without_solution_exits_1(capsys, tmp_path):
+    made = generate(3, 3, 2, 2, seed=0)
+    import numpy as np
+
+    tiles = np.array(made.puzzle.tiles)
+    inner = [i for i, t in enumerate(tiles) if (t == 0).sum() == 0][0]
+    tiles[inner] = [9, 9, 9, 9]  # a colour no neighbour has
+    from edgematch.model import Puzzle
+
+    path = tmp_path / "p.txt"
+    path.write_text(format_puzzle(Puzzle(tiles, 3, 3), "edgematch"))
+    code, out, err = run_cli(capsys, "solve", path)
+    assert code == 1
+
+
+def test_search_writes_the_best_board(capsys, tmp_path, puzzle_file):
+    out_file = tmp_path / "best.txt"
+    code, out, _ = run_cli(capsys, "search", puzzle_file, "--schedule", "5:1", "--out", out_file, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["best_score"] == data["max_score"] == 24
+    assert run_cli(capsys, "verify", puzzle_file, out_file)[0] == 0
+
+
+def test_search_time_limit_and_fill(capsys, tmp_path):
+    out_file = tmp_path / "best.txt"
+    code, out, _ = run_cli(capsys, "search", "owen1-8x8", "--schedule", "breaks:40,50,55", "--time-limit", "0.5",
+                           "--out", out_file, "--json", "--seed", "1")
+    data = json.loads(out)
+    assert code == 0 and data["stopped_by"] in ("time", "target") and data["written_score"] >= data["best_score"]
+    assert run_cli(capsys, "score", "owen1-8x8", out_file, "--json")[0] == 0
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["count", "owen1-4x4", "--order", "zigzag"], "neither a scan order"),
+    (["search", "owen1-4x4", "--schedule", "sometimes"], "schedule"),
+    (["count", "owen1-4x4", "--symmetry", "--start", "x"], "unrecognized arguments"),
+    (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
+    (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
+])
+def test_bad_options_are_one_line_exit_2(capsys, argv, needle):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_order_file_names_the_line(capsys, tmp_path):
+    order = tmp_path / "order.txt"
+    order.write_text("A1 A2\nA3 Q9\n")
+    code, out, err = run_cli(capsys, "count", "owen1-4x4", "--order", order)
+    assert code == 2 and f"{order}:2:" in err
+
+
+def test_ctrl_c_prints_statistics_and_exits_130(tmp_path):
+    """A real process interrupted with SIGINT prints the JSON so far and exits 130."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edgematch.cli.main", "count", "owen1-7x7", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(10)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["complete"] is False and data["stopped_by"] == "interrupted" and data["nodes"] > 0
