@@ -393,7 +393,32 @@ def test_resumed_search_continues_exactly(puzzle7):
     restored = SearchState.from_bytes(half.to_bytes())
     resumed = search.optimize(puzzle7, state=restored, max_moves=3000).state
     for name in ("tile", "rot", "best_tile", "best_rot", "tabu_pos", "tabu_arc", "rng", "counters", "local_tile",
-                 "local_rot"):
+                 "local_rot", "side_weights", "segment_tile", "segment_rot"):
+        assert np.array_equal(getattr(straight, name), getattr(resumed, name)), name
+
+
+def test_restarts_keep_the_run_best_and_resume_exactly(puzzle7):
+    calls = []
+
+    def restart(puzzle, segment):
+        calls.append(segment)
+        return random_start(puzzle, 100 + segment)
+
+    search = TabuVLNS(seed=3, set_size=3, set_size_max=6, plateau_length=30, restart_after=400)
+    state = search.initial_state(puzzle7)
+    best_so_far = state.best_score
+    for _ in range(20):
+        state = search.optimize(puzzle7, state=state, max_moves=state.moves + 250, restart=restart).state
+        assert state.best_score >= best_so_far and state.best_score >= state.counters[K.BEST]
+        assert state.best_board(puzzle7).score() == state.best_score
+        assert state.board(puzzle7).score() == state.score
+        best_so_far = state.best_score
+    assert state.segment >= 3 and calls == list(range(1, state.segment + 1))
+    straight = search.optimize(puzzle7, max_moves=4000).state
+    half = search.optimize(puzzle7, max_moves=1700).state
+    resumed = search.optimize(puzzle7, state=SearchState.from_bytes(half.to_bytes()), max_moves=4000).state
+    assert straight.segment >= 2
+    for name in ("tile", "best_tile", "segment_tile", "counters", "rng"):
         assert np.array_equal(getattr(straight, name), getattr(resumed, name)), name
 
 

@@ -161,6 +161,26 @@ def test_optimize_other_starts(capsys, tmp_path, puzzle_file, small, start):
     assert report["start"]["kind"] == start and report["best_score"] >= report["start"]["score"] - 0
 
 
+def test_optimize_with_restarts_records_how_to_rebuild_them(capsys, tmp_path, small):
+    scrambled_tiles = np.array(small.tiles)
+    scrambled_tiles[np.flatnonzero(small.kinds == 0)[0], 0] = int(max(small.colours)) + 1  # unsolvable
+    from edgematch.model import Puzzle
+
+    puzzle = Puzzle(scrambled_tiles, small.width, small.height, small.hints, "scrambled")
+    path = tmp_path / "scrambled.txt"
+    path.write_text(format_puzzle(puzzle, "edgematch"))
+    db = tmp_path / "r.sqlite"
+    code, stdout, err = cli(capsys, "optimize", str(path), "--moves", "6000", "--seed", "4", "--start", "cp",
+                            "--start-seconds", "0.5", "--restart-after", "300", "--db", str(db), "--json", "--quiet")
+    assert code == 0, err
+    report = json.loads(stdout)
+    with RunStore(db) as store:
+        record = store.run(report["run_id"])
+        assert record.info["restart"]["kind"] == "cp" and record.params["restart_after"] == 300
+        state = SearchState.from_bytes(store.latest_checkpoint(report["run_id"])["state"])
+    assert state.segment >= 1 and state.best_score == report["best_score"] <= puzzle.max_score - 1
+
+
 @pytest.mark.parametrize("argv, message", [
     (["optimize", "e2", "--db", "{db}"], "run time"),
     (["optimize", "--db", "{db}", "--seconds", "1"], "give a puzzle"),

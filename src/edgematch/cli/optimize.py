@@ -51,6 +51,9 @@ def register(sub) -> None:
     search.add_argument("--set-size", type=int, metavar="K", help="holes per move (|S|)")
     search.add_argument("--set-size-max", type=int, metavar="K", help="draw |S| in set-size..set-size-max")
     search.add_argument("--selection", choices=("violated", "random", "checkerboard"), help="how holes are chosen")
+    search.add_argument("--restart-after", type=int, metavar="MOVES",
+                        help="start a new segment from a fresh start (same kind as --start) after MOVES moves "
+                             "without a new best in the segment (0: never)")
     search.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="any tabu parameter, e.g. plateau_length=2000 or arc_tenure=5,20 (repeatable)")
     out = p.add_argument_group("output and runs")
@@ -83,12 +86,19 @@ def params_from(args) -> TabuParams:
         if not eq or name not in known:
             raise InputError(f"--param {item}: expected NAME=VALUE with NAME one of {', '.join(known)}")
         values[name] = _parse_value(name, text.strip())
-    for name in ("set_size", "set_size_max", "selection"):
+    for name in ("set_size", "set_size_max", "selection", "restart_after"):
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
     if "set_size" in values and "set_size_max" not in values:
         values["set_size_max"] = None
     return TabuParams(**values)
+
+
+def restart_seconds(args, time_limit: float | None) -> float:
+    """Time for the start of each later segment: a third of the first start's time."""
+    first = args.start_seconds if args.start_seconds is not None else (
+        30.0 if time_limit is None else min(30.0, max(1.0, 0.1 * time_limit)))
+    return max(1.0, first / 3)
 
 
 def _parse_value(name: str, text: str):
@@ -163,10 +173,12 @@ def run(args) -> int:
         if display is not None:
             display.note(f"run on {puzzle.name or 'puzzle'}: seed {seed}, start {start_info['kind']}")
         with display or _nothing():
+            restart_spec = {"kind": "random" if args.start_board else args.start, "relax": args.relax,
+                            "time_limit": restart_seconds(args, time_limit), "schedule": args.schedule}
             outcome = start_run(puzzle, params=params, seed=seed, start_board=start_board,
                                 start=start_info["kind"], start_info=start_info, time_limit=time_limit,
                                 max_moves=args.moves, target=args.target, db=args.db,
-                                checkpoint_every=args.checkpoint_every, display=display)
+                                checkpoint_every=args.checkpoint_every, display=display, restart_spec=restart_spec)
         start = start_info
 
     board = outcome.best_board

@@ -33,6 +33,7 @@ from ..errors import InputError
 from ..model import EMPTY, Board, Puzzle
 from ..model import tiles as T
 from .neighbourhood import assignment_move
+from .rng import below, seed_state
 from .starts import complete_randomly
 from .state import LocalState
 from .tables import build_tables
@@ -61,7 +62,7 @@ class RelaxedStart:
     def to_dict(self) -> dict:
         return {"kind": "cp", "engine": self.engine, "relaxed": len(self.relaxed), "solved": self.solved,
                 "placed": self.placed, "cp_score": self.cp_score, "score": self.board.score(),
-                "seconds": round(self.seconds, 3), "status": self.status, "nodes": self.nodes}
+                "seconds": round(self.seconds, 3), "status": self.status, "nodes": self.nodes, **self.info}
 
 
 def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
@@ -80,8 +81,9 @@ def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
     return sorted(chosen)
 
 
-def relaxed_cp_start(puzzle: Puzzle, relax: int = 30, time_limit: float = 30.0, rng=None, engine: str = "dfs",
-                     relaxed: list[int] | None = None, node_limit: int | None = None) -> RelaxedStart:
+def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, rng=None, engine: str = "dfs",
+                     relaxed: list[int] | None = None, node_limit: int | None = None,
+                     restart_nodes: int | None = None) -> RelaxedStart:
     """A complete start board from the relaxed problem (see the module docstring)."""
     if relax < 0:
         raise InputError("the number of relaxed squares must not be negative")
@@ -95,8 +97,10 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 30, time_limit: float = 30.0, 
     relaxed = sorted(int(q) for q in relaxed)
     if engine == "cpsat":
         board, solved, seconds, status, nodes = _solve_cpsat(puzzle, relaxed, time_limit, rng)
+        restarts = 0
     else:
-        board, solved, seconds, status, nodes = _solve_dfs(puzzle, relaxed, time_limit, rng, node_limit)
+        board, solved, seconds, status, nodes, restarts = _solve_dfs(puzzle, relaxed, time_limit, rng, node_limit,
+                                                                     restart_nodes)
     placed = board.n_placed
     cp_score = board.score()
     completed = complete_randomly(board, rng)
@@ -104,7 +108,8 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 30, time_limit: float = 30.0, 
         state = LocalState.from_board(completed)
         assignment_move(state, relaxed)
         completed = state.to_board()
-    return RelaxedStart(completed, relaxed, solved, placed, cp_score, seconds, status, nodes, engine)
+    return RelaxedStart(completed, relaxed, solved, placed, cp_score, seconds, status, nodes, engine,
+                        {"restarts": restarts})
 
 
 # --------------------------------------------------------------------------- depth-first search
@@ -130,9 +135,27 @@ def _index(puzzle: Puzzle, order: np.ndarray, rng):
     D = len(order)
     key_sides = np.full((D, 2), -1, np.int64)
     extra_sides = np.zeros((D, 4), np.bool_)
-    bucket_start = np.zeros((D, n_colours * n_colours + 1), np.int64)
-    tiles_: list[int] = []
-    rots_: list[int] = []
+    n_keys = n_colours * n_colours
+    bucket_start = np.zeros((D, n_keys + 1), np.int64)
+    # the distinct fitting (tile, rotation) placements of each border class
+    placements: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for mask_q in np.unique(t.outer_mask[order]) if D else []:
+        pairs = []
+        for tile in range(puzzle.n_tiles):
+            if tile in hint_tiles:
+                continue
+            mask = int(t.fit[tile, mask_q])
+            seen = set()
+            for r in range(4):
+                if mask >> r & 1:
+                    view = tuple(int(c) for c in t.rotated[tile, r])
+                    if view not in seen:
+                        seen.add(view)
+                        pairs.append((tile, r))
+        arr = np.array(pairs, np.int64).reshape(-1, 2)
+        placements[int(mask_q)] = (arr[:, 0], arr[:, 1])
+    tiles_parts, rots_parts = [], []
+    base = 0
     for d, q in enumerate(order):
         placed_sides = [s for s in range(4)
                         if t.neighbours[q, s] >= 0 and (t.fixed[t.neighbours[q, s]]
@@ -142,32 +165,37 @@ def _index(puzzle: Puzzle, order: np.ndarray, rng):
             key_sides[d, i] = side
         for side in placed_sides[len(keys):]:
             extra_sides[d, side] = True
-        buckets: dict[int, list[tuple[int, int]]] = {}
-        for tile in range(puzzle.n_tiles):
-            if tile in hint_tiles:
-                continue
-            mask = int(t.fit[tile, t.outer_mask[q]])
-            seen = set()
-            for r in range(4):
-                if mask >> r & 1:
-                    view = tuple(int(c) for c in t.rotated[tile, r])
-                    if view in seen:
-                        continue
-                    seen.add(view)
-                    a = int(dense[view[keys[0]]]) if len(keys) > 0 else 0
-                    b = int(dense[view[keys[1]]]) if len(keys) > 1 else 0
-                    buckets.setdefault(a * n_colours + b, []).append((tile, r))
-        base = len(tiles_)
-        for key in range(n_colours * n_colours):
-            bucket_start[d, key] = len(tiles_) - base
-            pairs = buckets.get(key, [])
-            for i in rng.permutation(len(pairs)):
-                tiles_.append(pairs[i][0])
-                rots_.append(pairs[i][1])
-        bucket_start[d, n_colours * n_colours] = len(tiles_) - base
+        tiles, rots = placements[int(t.outer_mask[q])]
+        key = np.zeros(len(tiles), np.int64)
+        for side in keys:
+            key = key * n_colours + dense[t.rotated[tiles, rots, side]]
+        if len(keys) == 1:
+            key = key * n_colours
+        shuffled = rng.permutation(len(tiles))
+        ordered = shuffled[np.argsort(key[shuffled], kind="stable")]
+        tiles_parts.append(tiles[ordered])
+        rots_parts.append(rots[ordered])
+        counts = np.bincount(key, minlength=n_keys)
+        bucket_start[d, 1:] = np.cumsum(counts)
         bucket_start[d] += base
-    return (key_sides, extra_sides, bucket_start, np.array(tiles_, np.int64), np.array(rots_, np.int64), n_colours,
-            dense)
+        base += len(tiles)
+    cand_tile = np.concatenate(tiles_parts) if tiles_parts else np.zeros(0, np.int64)
+    cand_rot = np.concatenate(rots_parts) if rots_parts else np.zeros(0, np.int64)
+    return key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense
+
+
+@njit(cache=True)
+def shuffle_buckets(bucket_start, cand_tile, cand_rot, rng):
+    """A new random order inside every bucket (for a restart of the search)."""
+    for d in range(bucket_start.shape[0]):
+        for key in range(bucket_start.shape[1] - 1):
+            lo = bucket_start[d, key]
+            hi = bucket_start[d, key + 1]
+            for i in range(hi - 1, lo, -1):
+                j = lo + below(rng, i - lo + 1)
+                cand_tile[i], cand_tile[j] = cand_tile[j], cand_tile[i]
+                cand_rot[i], cand_rot[j] = cand_rot[j], cand_rot[i]
+
 
 
 @njit(cache=True)
@@ -249,7 +277,8 @@ def _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neig
     end_idx[depth] = bucket_start[depth, key + 1]
 
 
-def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None):
+def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None,
+               restart_nodes: int | None = None):
     t = build_tables(puzzle)
     relaxed_set = set(relaxed)
     order = np.array([q for q in range(puzzle.n_squares) if q not in relaxed_set and not t.fixed[q]], np.int64)
@@ -265,20 +294,38 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
     if len(order):
         _open(0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx, end_idx)
     deepest_tile, deepest_rot = tile.copy(), rot.copy()
+    hint_tile, hint_rot = tile.copy(), rot.copy()
+    shuffle_rng = seed_state(np.random.SeedSequence(int(rng.integers(0, 2**63))))
     started = time.perf_counter()
     status = "time"
+    restarts = 0
+    since_restart = 0
     while True:
+        if restart_nodes and since_restart >= restart_nodes:  # a fresh search in a new random order
+            tile[:], rot[:] = hint_tile, hint_rot
+            used[:] = False
+            used[tile[tile >= 0]] = True
+            shuffle_buckets(bucket_start, cand_tile, cand_rot, shuffle_rng)
+            state[DEPTH] = 0
+            _open(0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx,
+                  end_idx)
+            restarts += 1
+            since_restart = 0
         budget = SLICE_NODES if node_limit is None else min(SLICE_NODES, node_limit - int(state[NODES]))
+        if restart_nodes:
+            budget = min(budget, restart_nodes - since_restart)
+        before = int(state[NODES])
         if budget <= 0:
             status = "nodes"
             break
         relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense, t.rotated,
                     t.neighbours, tile, rot, used, next_idx, end_idx, state, deepest_tile, deepest_rot, budget)
+        since_restart += int(state[NODES]) - before
         if state[DONE] == SOLVED:
             status = "solved"
             break
         if state[DONE] == EXHAUSTED:
-            status = "exhausted"
+            status = "exhausted"  # the whole space: no solution (restarts only reorder it)
             break
         if time.perf_counter() - started >= time_limit:
             break
@@ -288,7 +335,7 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
         result = Board(puzzle, tile.astype(np.int32), rot.astype(np.int8))
     else:
         result = Board(puzzle, deepest_tile.astype(np.int32), deepest_rot.astype(np.int8))
-    return result, solved, seconds, status, int(state[NODES])
+    return result, solved, seconds, status, int(state[NODES]), restarts
 
 
 # --------------------------------------------------------------------------- CP-SAT

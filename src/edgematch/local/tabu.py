@@ -93,6 +93,7 @@ class TabuParams:
     accept_slack: int = -1
     penalty: int = 0
     penalty_decay: int = 0
+    restart_after: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "position_tenure", tuple(int(x) for x in self.position_tenure))
@@ -115,7 +116,7 @@ class TabuParams:
             if len(getattr(self, name)) != 2 or low < 0 or high < low:
                 raise InputError(f"{name} must be two bounds 0 <= min <= max, got {getattr(self, name)}")
         for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications", "forced_moves",
-                     "penalty", "penalty_decay"):
+                     "penalty", "penalty_decay", "restart_after"):
             if getattr(self, name) < 0:
                 raise InputError(f"{name} must not be negative")
 
@@ -178,6 +179,8 @@ class SearchState:
     local_tile: np.ndarray  # the accepted local optimum (acceptance criterion)
     local_rot: np.ndarray
     side_weights: np.ndarray  # (n_squares, 4) weight of each join side in the assignment (penalties)
+    segment_tile: np.ndarray  # best board of the current segment (since the last restart)
+    segment_rot: np.ndarray
     elapsed: float = 0.0
     history: list[tuple[float, int]] = field(default_factory=list)
 
@@ -191,10 +194,14 @@ class SearchState:
 
     @property
     def best_score(self) -> int:
-        return int(self.counters[K.BEST])
+        return int(self.counters[K.RUN_BEST])
+
+    @property
+    def segment(self) -> int:
+        return int(self.counters[K.SEGMENT])
 
     def copy(self) -> "SearchState":
-        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:11]), self.elapsed, list(self.history))
+        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:13]), self.elapsed, list(self.history))
 
     def board(self, puzzle: Puzzle) -> Board:
         return Board(puzzle, self.tile.astype(np.int32), self.rot.astype(np.int8))
@@ -205,7 +212,7 @@ class SearchState:
     def to_bytes(self) -> bytes:
         """A compressed NumPy archive of the state (what a checkpoint stores)."""
         buffer = io.BytesIO()
-        arrays = {f.name: getattr(self, f.name) for f in fields(self)[:11]}
+        arrays = {f.name: getattr(self, f.name) for f in fields(self)[:13]}
         meta = json.dumps({"elapsed": self.elapsed, "history": self.history})
         np.savez_compressed(buffer, meta=np.frombuffer(meta.encode(), dtype=np.uint8), **arrays)
         return buffer.getvalue()
@@ -213,7 +220,7 @@ class SearchState:
     @classmethod
     def from_bytes(cls, data: bytes) -> "SearchState":
         with np.load(io.BytesIO(data)) as archive:
-            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:11]}
+            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:13]}
             meta = json.loads(bytes(archive["meta"]).decode())
         return cls(**arrays, elapsed=float(meta["elapsed"]), history=[tuple(h) for h in meta["history"]])
 
@@ -222,11 +229,13 @@ class SearchState:
         n = start.puzzle.n_squares
         counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
         counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = counters[K.LOCAL] = start.score
+        counters[K.RUN_BEST] = start.score
         return cls(
             tile=start.tile.copy(), rot=start.rot.copy(), best_tile=start.tile.copy(), best_rot=start.rot.copy(),
             tabu_pos=np.zeros(n, dtype=np.int64), tabu_arc=np.zeros(min(n * n, MAX_ARC_TABLE), dtype=np.int64),
             rng=rng_words.astype(np.uint64), counters=counters, local_tile=start.tile.copy(),
-            local_rot=start.rot.copy(), side_weights=np.ones((n, 4), dtype=np.int64), elapsed=0.0,
+            local_rot=start.rot.copy(), side_weights=np.ones((n, 4), dtype=np.int64), segment_tile=start.tile.copy(),
+            segment_rot=start.rot.copy(), elapsed=0.0,
             history=[(0.0, start.score)],
         )
 
@@ -287,7 +296,8 @@ class LocalSearchResult:
 
 def counter_dict(counters: np.ndarray) -> dict[str, int]:
     names = ["moves", "score", "best", "plateau_ref", "last_progress", "plateaus", "intensifications",
-             "diversifications", "best_move", "changing_moves", "local_optimum", "penalty_bumps"]
+             "diversifications", "best_move", "changing_moves", "local_optimum", "penalty_bumps", "run_best",
+             "segment", "segment_start"]
     return {name: int(counters[i]) for i, name in enumerate(names)}
 
 
@@ -338,13 +348,19 @@ class TabuVLNS:
     # ------------------------------------------------------------------ the run
     def optimize(self, puzzle: Puzzle, start_board: Board | None = None, *, time_limit: float | None = None,
                  max_moves: int | None = None, target: int | None = None, callback: ProgressCallback | None = None,
-                 state: SearchState | None = None) -> LocalSearchResult:
+                 state: SearchState | None = None,
+                 restart: Callable[[Puzzle, int], Board] | None = None) -> LocalSearchResult:
         """Improve a board until an end condition; returns the best board found.
 
         ``time_limit`` (seconds of this call), ``max_moves`` (total moves of the run),
         ``target`` (stop once the best score reaches it; default the maximum score) and
         the paper's ``max_intensifications`` end a run; so does a callback returning
         False.  ``state`` continues a saved search (``start_board`` is then ignored).
+
+        With ``restart_after`` set, a segment that has not improved its own best for that
+        many moves ends, and the search starts afresh from ``restart(puzzle, segment)``
+        (default: a random board drawn from the seed and the segment number); the run's
+        best board is kept across segments.
         """
         if time_limit is None and max_moves is None and not self.params.max_intensifications:
             raise InputError("give an end condition: time_limit, max_moves or max_intensifications")
@@ -369,18 +385,27 @@ class TabuVLNS:
         if state.best_score >= target:
             stopped_by = "target"
         while stopped_by is None:
+            if self._restart_due(state):  # checked before every batch: restarts happen at exact move numbers
+                self._restart(puzzle, state, restart, matched)
             end = state.moves + batch
             if max_moves is not None:
                 end = min(end, int(max_moves))
+            if self.params.restart_after:  # never run past the move at which the segment would end
+                c = state.counters
+                end = min(end, max(int(c[K.BEST_MOVE]), int(c[K.SEGMENT_START])) + self.params.restart_after)
             moves_before = state.moves
             t0 = time.perf_counter()
             code = K.tabu_run(tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
-                              tables.inner_sides, movable, state.tile, state.rot, matched, state.best_tile,
-                              state.best_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc,
+                              tables.inner_sides, movable, state.tile, state.rot, matched, state.segment_tile,
+                              state.segment_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc,
                               state.rng, state.counters, state.side_weights, params, end, target)
             now = time.perf_counter()
             spent = now - t0
             state.elapsed = base_elapsed + (now - started)
+            if state.counters[K.BEST] > state.counters[K.RUN_BEST]:
+                state.best_tile[:] = state.segment_tile
+                state.best_rot[:] = state.segment_rot
+                state.counters[K.RUN_BEST] = state.counters[K.BEST]
             improved = state.best_score > last_best
             if improved:
                 state.history.append((round(state.elapsed, 4), state.best_score))
@@ -419,6 +444,42 @@ class TabuVLNS:
             state=state,
         )
 
+    def _restart_due(self, state: SearchState) -> bool:
+        after = self.params.restart_after
+        if not after:
+            return False
+        c = state.counters
+        return int(c[K.MOVES]) - max(int(c[K.BEST_MOVE]), int(c[K.SEGMENT_START])) >= after
+
+    def _restart(self, puzzle: Puzzle, state: SearchState, restart, matched: np.ndarray) -> None:
+        """Begin the next segment from a new start board (tabu lists and penalties cleared)."""
+        segment = int(state.counters[K.SEGMENT]) + 1
+        if restart is None:
+            seq = np.random.SeedSequence([0 if self.seed is None else int(self.seed), segment])
+            board = random_start(puzzle, np.random.default_rng(seq))
+        else:
+            board = restart(puzzle, segment)
+        local = LocalState.from_board(board)
+        tables = build_tables(puzzle)
+        for name in ("tile", "local_tile", "segment_tile"):
+            getattr(state, name)[:] = local.tile
+        for name in ("rot", "local_rot", "segment_rot"):
+            getattr(state, name)[:] = local.rot
+        state.tabu_pos[:] = 0
+        state.tabu_arc[:] = 0
+        state.side_weights[:] = 1
+        c = state.counters
+        score = int(all_matches(tables.rotated, tables.neighbours, state.tile, state.rot, matched))
+        c[K.SCORE] = c[K.BEST] = c[K.PLATEAU_REF] = c[K.LOCAL] = score
+        c[K.LAST_PROGRESS] = c[K.BEST_MOVE] = c[K.SEGMENT_START] = c[K.MOVES]
+        c[K.PLATEAUS] = 0
+        c[K.SEGMENT] = segment
+        # tabu stamps are absolute move numbers: cleared lists stay consistent
+        if score > c[K.RUN_BEST]:
+            state.best_tile[:] = state.tile
+            state.best_rot[:] = state.rot
+            c[K.RUN_BEST] = score
+
     @staticmethod
     def _check_state(puzzle: Puzzle, state: SearchState) -> None:
         n = puzzle.n_squares
@@ -436,4 +497,6 @@ class TabuVLNS:
         state.best_rot = state.best_rot.astype(np.int64)
         state.local_tile = state.local_tile.astype(np.int64)
         state.local_rot = state.local_rot.astype(np.int64)
+        state.segment_tile = state.segment_tile.astype(np.int64)
+        state.segment_rot = state.segment_rot.astype(np.int64)
         state.rng = state.rng.astype(np.uint64)

@@ -41,9 +41,11 @@ from .kernels import (
 from .rng import below, between, shuffle
 
 # counters (one int64 array, saved in checkpoints)
+# BEST, BEST_MOVE: best of the current segment (the whole run unless restarts are on);
+# RUN_BEST, SEGMENT, SEGMENT_START are kept by the Python driver (restarts).
 (MOVES, SCORE, BEST, PLATEAU_REF, LAST_PROGRESS, PLATEAUS, INTENSIFICATIONS, DIVERSIFICATIONS, BEST_MOVE, CHANGES,
- LOCAL, BUMPS) = range(12)
-N_COUNTERS = 12
+ LOCAL, BUMPS, RUN_BEST, SEGMENT, SEGMENT_START) = range(15)
+N_COUNTERS = 15
 
 # integer parameters (see TabuParams)
 (P_SIZE_MIN, P_SIZE_MAX, P_SELECTION, P_POS_MIN, P_POS_MAX, P_ARC_MIN, P_ARC_MAX, P_PLATEAU,

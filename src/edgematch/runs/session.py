@@ -156,13 +156,27 @@ def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle,
     return RunOutcome(run_id, result, board, score, result.seconds, status, start_info)
 
 
+def _restarter(spec: dict | None, seed: int | None):
+    if not spec or spec.get("kind", "random") == "random":
+        return None  # TabuVLNS draws random boards from the seed
+    from ..local.startup import restart_builder
+
+    return restart_builder(spec["kind"], seed, relax=spec.get("relax"), time_limit=spec.get("time_limit"),
+                           schedule=spec.get("schedule"))
+
+
 def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | None = None,
               start_board: Board | None = None, start: str = "random", start_info: dict | None = None,
               time_limit: float | None = None, max_moves: int | None = None, target: int | None = None,
               db: str | None = None, checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
               display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
-              on_created: Callable[[int], None] | None = None) -> RunOutcome:
-    """Create a run in the store and optimise ``puzzle`` (see the module docstring)."""
+              on_created: Callable[[int], None] | None = None, restart_spec: dict | None = None) -> RunOutcome:
+    """Create a run in the store and optimise ``puzzle`` (see the module docstring).
+
+    ``restart_spec``: how the boards of later segments are built when the parameters ask for
+    restarts (``{"kind": "cp", "relax": 0, "time_limit": 10, "schedule": None}``; default: random
+    boards).  It is recorded so that a resumed run rebuilds the same boards.
+    """
     params = params or TabuParams()
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
@@ -172,7 +186,8 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
         run_id = store.create_run(
             puzzle_name=puzzle.name or "puzzle", puzzle_text=format_puzzle(puzzle, "edgematch"),
             max_score=puzzle.max_score, method="tabu-vlns", params=params.to_dict(), seed=seed, start=start,
-            budget_seconds=time_limit, max_moves=max_moves, target=target, info={"start": start_info or {}},
+            budget_seconds=time_limit, max_moves=max_moves, target=target,
+            info={"start": start_info or {}, "restart": restart_spec},
         )
         if on_created is not None:
             on_created(run_id)
@@ -181,7 +196,7 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
         recorder.save_checkpoint(state)
         with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=max_moves, target=target,
-                                     callback=recorder)
+                                     callback=recorder, restart=_restarter(restart_spec, seed))
         return _finish(store, recorder, run_id, puzzle, result)
 
 
@@ -218,5 +233,6 @@ def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None =
         search = TabuVLNS(params, seed=record.seed)
         with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=record.max_moves,
-                                     target=record.target, callback=recorder)
+                                     target=record.target, callback=recorder,
+                                     restart=_restarter(record.info.get("restart"), record.seed))
         return _finish(store, recorder, run_id, puzzle, result)
