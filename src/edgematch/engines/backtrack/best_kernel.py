@@ -30,7 +30,8 @@ from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 
 @njit(cache=True)
 def phase_range(phases, d, j, board, pcol, starts):
-    """Candidate range ``(first, end)`` of phase ``j`` at depth ``d``."""
+    """Candidate range ``(first, end)`` of phase ``j`` at depth ``d`` (outside the hot loop;
+    the loop has the same code inline, as in :mod:`.kernel`)."""
     k = phases[U(d), U(j), P_BASE]
     n = phases[U(d), U(j), P_NKEY]
     for i in range(n):
@@ -45,7 +46,11 @@ def best_search(
     board, used, cur, end, phase, err_stack, match_stack, prio_stack,
     state, best_board, node_budget, target, nodes_per_depth,
 ):
-    """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``."""
+    """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
+
+    ``prio_w`` is None when no colours are prioritised: Numba then compiles the
+    priority test out of the candidate loop.
+    """
     d = state[0]
     start = state[1]
     last = state[2] - 1
@@ -65,23 +70,22 @@ def best_search(
         prio_before = prio_stack[U(d)]
         need = prio_min[U(d)]
         while True:
-            row = phases[U(d), U(j)]
-            n_check = row[P_NCHK]
+            n_check = phases[U(d), U(j), P_NCHK]
             while i < hi:
                 p = cand[U(i)]
                 i += 1
                 t = p >> 2
                 if used[U(t)]:
                     continue
-                if prio_before + prio_w[U(t)] < need:
+                if prio_w is not None and prio_before + prio_w[U(t)] < need:
                     continue
                 if n_check > 0:
                     ok = True
                     for c in range(n_check):
                         col = P_CHK + 4 * c
-                        mine = pcol[U(p * 4 + row[col + 2])]
-                        theirs = pcol[U(board[U(row[col])] * 4 + row[col + 1])]
-                        if (mine == theirs) != (row[col + 3] == 1):
+                        mine = pcol[U(p * 4 + phases[U(d), U(j), col + 2])]
+                        theirs = pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])]
+                        if (mine == theirs) != (phases[U(d), U(j), col + 3] == 1):
                             ok = False
                             break
                     if not ok:
@@ -93,7 +97,12 @@ def best_search(
             j += 1
             if j >= n_phases[U(d)] or phases[U(d), U(j), P_ERR] > budget_left:
                 break
-            i, hi = phase_range(phases, d, j, board, pcol, starts)
+            k = phases[U(d), U(j), P_BASE]
+            for q in range(phases[U(d), U(j), P_NKEY]):
+                col = P_KEY + 3 * q
+                k += pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])] * phases[U(d), U(j), col + 2]
+            i = starts[U(k)]
+            hi = starts[U(k + 1)]
         if found >= 0:
             cur[U(d)] = i
             end[U(d)] = hi
@@ -124,9 +133,21 @@ def best_search(
             d += 1
             err_stack[U(d)] = errors
             match_stack[U(d)] = matched
-            prio_stack[U(d)] = prio_before + prio_w[U(found >> 2)]
+            if prio_w is not None:
+                prio_stack[U(d)] = prio_before + prio_w[U(found >> 2)]
             phase[U(d)] = 0
-            cur[U(d)], end[U(d)] = phase_range(phases, d, 0, board, pcol, starts)
+            k = phases[U(d), 0, P_BASE]
+            n = phases[U(d), 0, P_NKEY]
+            if n > 0:
+                k += pcol[U(board[U(phases[U(d), 0, P_KEY])] * 4 + phases[U(d), 0, P_KEY + 1])] * phases[U(d), 0, P_KEY + 2]
+                if n > 1:
+                    k += pcol[U(board[U(phases[U(d), 0, P_KEY + 3])] * 4 + phases[U(d), 0, P_KEY + 4])] * phases[U(d), 0, P_KEY + 5]
+                    if n > 2:
+                        k += pcol[U(board[U(phases[U(d), 0, P_KEY + 6])] * 4 + phases[U(d), 0, P_KEY + 7])] * phases[U(d), 0, P_KEY + 8]
+                        if n > 3:
+                            k += pcol[U(board[U(phases[U(d), 0, P_KEY + 9])] * 4 + phases[U(d), 0, P_KEY + 10])] * phases[U(d), 0, P_KEY + 11]
+            cur[U(d)] = starts[U(k)]
+            end[U(d)] = starts[U(k + 1)]
             if matched >= target:
                 state[0] = d
                 return nodes, complete, TARGET

@@ -432,7 +432,7 @@ class BacktrackSolver:
             t0 = time.perf_counter()
             nodes, complete_boards, status = best_search(
                 plan.cand, plan.starts, plan.pcol, plan.order,
-                plan.n_phases, plan.phases, plan.known_joins, allowed, prio_w, prio_min,
+                plan.n_phases, plan.phases, plan.known_joins, allowed, prio_w if self.priority_colours else None, prio_min,
                 board, used, cur, end, phase, err_stack, match_stack, prio_stack,
                 state, best_board, np.int64(want), np.int64(target), npd,
             )
