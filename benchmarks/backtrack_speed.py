@@ -1,0 +1,224 @@
+"""Speed of the backtracking engine: nodes per second, memory, start-up time.
+
+Measures, on one core:
+
+1. full exact counts (row scan) of Benoist's E_9_13 and E_10_16 and of Brendan Owen's
+   set-1 6x6 (community node count 69,284,103): nodes, solutions, wall and CPU seconds,
+   nodes/s by both clocks, after a warm-up so that compilation is not timed;
+2. the same loop written in plain C (``backtrack_reference.c``, compiled here with
+   ``gcc -O2`` when gcc exists) on the very same candidate tables, so that the engine is
+   compared with C on this machine under this load rather than with a figure from
+   elsewhere;
+3. 60 s of best-score search on ``e2`` (the Julia package's path and error schedule for
+   target 470, in a separate process, so that its peak memory (``ru_maxrss``) is its own);
+4. the wall time of a fresh ``edgematch count`` process once the Numba cache is warm.
+
+Prints the figures and writes ``results/backtrack_speed.md`` and ``.json``.  Load from
+other processes slows wall-clock rates; the load average is recorded next to them, and
+CPU-time rates are less affected.
+
+    python benchmarks/backtrack_speed.py [--best-seconds 60] [--skip-c]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+COUNTS = ["benoist/E_9_13", "benoist/E_10_16", "owen1-6x6"]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {sys.version.split()[0]}"
+
+
+def load_average() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def timed_count(name: str, repeats: int) -> dict:
+    import edgematch
+    from edgematch.engines.backtrack import BacktrackSolver
+
+    puzzle = edgematch.load(name)
+    solver = BacktrackSolver()
+    BacktrackSolver(node_limit=100_000).count(puzzle)  # warm-up: load the compiled kernel
+    best = None
+    for _ in range(repeats):
+        load = load_average()
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        result = solver.count(puzzle)
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        row = {
+            "puzzle": name, "solutions": result.solutions, "nodes": result.nodes, "complete": result.complete,
+            "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
+            "nodes_per_s_wall": round(result.nodes / wall), "nodes_per_s_cpu": round(result.nodes / cpu),
+            "load_average": load,
+        }
+        if best is None or row["cpu_s"] < best["cpu_s"]:
+            best = row
+    return best
+
+
+def c_reference(name: str) -> dict | None:
+    """The same tables searched by the C loop in backtrack_reference.c."""
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        return None
+    import edgematch
+    from edgematch.engines.backtrack import BacktrackSolver
+    from edgematch.engines.backtrack.plan import P_BASE, P_KEY, P_NCHK, P_NKEY
+
+    puzzle = edgematch.load(name)
+    plan = BacktrackSolver().plan(puzzle)
+    rows = plan.exact_phases()
+    if (rows[:, P_NCHK] > 0).any():
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "bt"
+        subprocess.run([gcc, "-O2", "-o", str(exe), str(HERE / "backtrack_reference.c")], check=True)
+        data = Path(tmp) / "plan.txt"
+        lines = [f"{plan.depth} {len(plan.cand)} {len(plan.starts)} {len(plan.pcol)} {puzzle.n_tiles} {puzzle.n_squares}"]
+        for array in (plan.cand, plan.starts, plan.pcol, plan.order, plan.board0, plan.used0):
+            lines.append(" ".join(map(str, np.asarray(array).tolist())))
+        for d in range(plan.depth):
+            keys = " ".join(f"{rows[d, P_KEY + 3 * i]} {rows[d, P_KEY + 3 * i + 1]} {rows[d, P_KEY + 3 * i + 2]}" for i in range(4))
+            lines.append(f"{rows[d, P_BASE]} {rows[d, P_NKEY]} {keys}")
+        data.write_text("\n".join(lines) + "\n")
+        best = None
+        for _ in range(2):
+            load = load_average()
+            out = subprocess.run([str(exe), str(data)], check=True, capture_output=True, text=True).stdout.split()
+            solutions, nodes, cpu = int(out[0]), int(out[1]), float(out[2])
+            row = {"puzzle": name, "solutions": solutions, "nodes": nodes, "cpu_s": round(cpu, 3),
+                   "nodes_per_s_cpu": round(nodes / cpu), "load_average": load}
+            if best is None or row["cpu_s"] < best["cpu_s"]:
+                best = row
+        return best
+
+
+BEST_CHILD = """
+import json, resource, sys, time
+import edgematch
+from edgematch.engines.backtrack import BacktrackSolver
+seconds = float(sys.argv[1])
+puzzle = edgematch.load("e2")
+BacktrackSolver(order="e2path", schedule="julia:470", node_limit=100_000).best(puzzle)  # warm-up
+solver = BacktrackSolver(order="e2path", schedule="julia:470", target=470, time_limit=seconds)
+cpu0 = time.process_time()
+result = solver.best(puzzle)
+cpu = time.process_time() - cpu0
+print(json.dumps({"puzzle": "e2", "order": "e2path", "schedule": "julia:470", "seconds": round(result.seconds, 2),
+                  "cpu_s": round(cpu, 2), "nodes": result.nodes, "nodes_per_s_wall": round(result.nodes / result.seconds),
+                  "nodes_per_s_cpu": round(result.nodes / cpu), "best_score": result.best_score,
+                  "deepest": result.deepest, "stopped_by": result.stopped_by,
+                  "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+"""
+
+
+def best_search(seconds: float) -> dict:
+    load = load_average()
+    out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds)], check=True, capture_output=True, text=True)
+    row = json.loads(out.stdout.strip().splitlines()[-1])
+    row["load_average"] = load
+    return row
+
+
+def startup() -> dict:
+    """Wall time of a fresh process counting owen1-4x4 (Numba cache warm from earlier runs)."""
+    command = [sys.executable, "-m", "edgematch.cli.main", "count", "owen1-4x4", "--json", "--quiet"]
+    subprocess.run(command, check=True, capture_output=True)  # make sure the cache is warm
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import edgematch.engines.backtrack.solver"], check=True)
+    import_s = time.perf_counter() - t0
+    return {"command": "edgematch count owen1-4x4 --json", "best_wall_s": round(min(times), 3),
+            "all_wall_s": [round(t, 3) for t in times], "import_wall_s": round(import_s, 3), "load_average": load_average()}
+
+
+def markdown(report: dict) -> str:
+    out = ["# Backtracking engine speed", "", f"Machine: {report['machine']}  ", f"Date: {report['date']}", ""]
+    out += ["## Full exact counts (row scan from the top-left corner, one core)", "",
+            "| puzzle | solutions | nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) | load avg |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in report["counts"]:
+        out.append(f"| {r['puzzle']} | {r['solutions']:,} | {r['nodes']:,} | {r['wall_s']} | {r['cpu_s']} | "
+                   f"{r['nodes_per_s_wall'] / 1e6:.1f} M | {r['nodes_per_s_cpu'] / 1e6:.1f} M | {r['load_average']} |")
+    if report.get("c_reference"):
+        out += ["", "## The same loop in C (gcc -O2), same tables, same machine", "",
+                "| puzzle | nodes | CPU s | nodes/s (CPU) | engine / C | load avg |", "|---|---:|---:|---:|---:|---:|"]
+        engine = {r["puzzle"]: r for r in report["counts"]}
+        for r in report["c_reference"]:
+            ratio = engine[r["puzzle"]]["nodes_per_s_cpu"] / r["nodes_per_s_cpu"]
+            out.append(f"| {r['puzzle']} | {r['nodes']:,} | {r['cpu_s']} | {r['nodes_per_s_cpu'] / 1e6:.1f} M | "
+                       f"{ratio:.2f} | {r['load_average']} |")
+    b = report["best"]
+    out += ["", f"## {b['seconds']} s of best-score search on e2 ({b['order']}, schedule {b['schedule']})", "",
+            f"- nodes: {b['nodes']:,} ({b['nodes_per_s_wall'] / 1e6:.1f} M/s wall, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU)",
+            f"- best score: {b['best_score']} of 480 (deepest {b['deepest']} tiles), stopped by {b['stopped_by']}",
+            f"- peak memory of that process: {b['peak_rss_mb']} MB (ru_maxrss)", f"- load average: {b['load_average']}"]
+    s = report["startup"]
+    out += ["", "## Start-up with a warm Numba cache", "",
+            f"- `{s['command']}`: {s['best_wall_s']} s (runs: {s['all_wall_s']})",
+            f"- `import edgematch.engines.backtrack.solver` alone: {s['import_wall_s']} s", f"- load average: {s['load_average']}", ""]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--best-seconds", type=float, default=60.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-c", action="store_true")
+    args = parser.parse_args(argv)
+    report = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "counts": [], "c_reference": []}
+    for name in COUNTS:
+        row = timed_count(name, args.repeats)
+        report["counts"].append(row)
+        print(f"count {name}: {row['solutions']:,} solutions, {row['nodes']:,} nodes, {row['cpu_s']} s CPU, "
+              f"{row['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU ({row['nodes_per_s_wall'] / 1e6:.1f} M wall), load {row['load_average']}",
+              flush=True)
+        if not args.skip_c:
+            ref = c_reference(name)
+            if ref:
+                report["c_reference"].append(ref)
+                print(f"  C loop: {ref['nodes']:,} nodes, {ref['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU", flush=True)
+    report["best"] = best_search(args.best_seconds)
+    b = report["best"]
+    print(f"best e2 {b['seconds']} s: {b['nodes']:,} nodes, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {b['best_score']}, "
+          f"peak {b['peak_rss_mb']} MB", flush=True)
+    report["startup"] = startup()
+    print(f"start-up (warm cache): {report['startup']['best_wall_s']} s", flush=True)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "backtrack_speed.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "backtrack_speed.md").write_text(markdown(report))
+    print(f"written {RESULTS / 'backtrack_speed.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
