@@ -117,3 +117,27 @@ def test_schedule_forms():
             schedule_array(bad, 256)
     with pytest.raises(InputError, match="decrease"):
         schedule_array([3, 1], 4)
+
+
+def test_auto_priority_colours_match_the_julia_package_on_e2():
+    # jwortmann/Eternity2Puzzles.jl (e2_backtracking.jl) notes its choice for the official
+    # puzzle: "94 pieces, 122 sides total".
+    import edgematch
+    from edgematch.engines.backtrack.solver import auto_priority_colours
+
+    puzzle = edgematch.load("e2")
+    colours = set(auto_priority_colours(puzzle))
+    assert len(colours) == 3 and len(colours & set(puzzle.frame_colours)) == 1
+    assert sum(any(int(c) in colours for c in t) for t in puzzle.tiles) == 94
+    assert sum(int(c) in colours for t in puzzle.tiles for c in t) == 122
+
+
+def test_julia_priority_schedule_is_a_cumulative_bound():
+    from edgematch.engines.backtrack.schedule import julia_priority_schedule
+
+    values = julia_priority_schedule(470, 256, 115)
+    assert values[0] == 0 and values[128] <= 115 and values[256] == values[128]
+    assert (np.diff(values) >= 0).all()
+    g = generate(6, 6, 2, 5, seed=1)
+    result = BacktrackSolver(priority_colours=["auto"], priority_schedule="julia:60", node_limit=20_000).best(g.puzzle)
+    assert len(result.statistics["priority_colours"]) == 3 and result.nodes > 0

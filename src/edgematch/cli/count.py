@@ -7,9 +7,10 @@ used by ``solve`` and ``search`` too.
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 
-from ..engines import SOLVERS, make_solver
+from ..engines import SOLVERS, make_solver, solver_class
 from ..engines.backtrack.orders import CORNERS, ORDER_NAMES
 from ..engines.progress import ProgressLine, human
 from ..engines.result import SearchResult
@@ -54,7 +55,7 @@ def solver_from(args, **extra):
 def run_search(args, call, **extra) -> SearchResult:
     """Run ``call(solver)`` with a progress line; Ctrl-C ends it with the result so far."""
     with ProgressLine(enabled=not args.quiet) as progress:
-        if args.solver == "backtrack":
+        if "progress" in inspect.signature(solver_class(args.solver)).parameters:
             extra["progress"] = progress
         solver = solver_from(args, **extra)
         return call(solver)

@@ -20,6 +20,7 @@ EXAMPLES = """examples:
   edgematch search e2 --schedule breaks:201,206,211,216,221,225,229,233,237,239 --time-limit 60
   edgematch search e2 --order e2path --schedule julia:470 --seed 1 --restart-nodes 2e9 --out best.txt
   edgematch search owen1-8x8 --schedule 3 --target 110 --json
+  edgematch search e2 --order e2path --schedule julia:470 --priority-colours auto --priority-schedule julia:470
 
 schedule forms (tiles = tiles on the board, hints included):
   N                    N invalid joins allowed at any point
@@ -41,7 +42,9 @@ def _count(text: str) -> int:
     return value
 
 
-def _colours(text: str) -> list[int]:
+def _colours(text: str) -> list:
+    if text.strip().lower() == "auto":
+        return ["auto"]
     try:
         return [int(c) for c in text.replace(",", " ").split()]
     except ValueError:
@@ -60,9 +63,11 @@ def register(sub) -> None:
                    help="invalid joins one placed tile may create (default 1)")
     p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
     p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
-    p.add_argument("--priority-colours", metavar="C,C,...", help="colours to place early (heuristic)")
+    p.add_argument("--priority-colours", metavar="C,C,...",
+                   help="colours to place early (heuristic), or 'auto' for the Julia package's choice")
     p.add_argument("--priority-schedule", metavar="SPEC",
-                   help="minimum number of sides of the priority colours placed per number of tiles (schedule forms)")
+                   help="minimum number of sides of the priority colours placed per number of tiles "
+                        "(schedule forms, or julia:TARGET)")
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--board-format", metavar="FMT", help="board format (default: from the extension, else edgematch)")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")

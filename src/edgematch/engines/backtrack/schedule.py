@@ -148,3 +148,21 @@ def julia_schedule(target: int, n_squares: int, max_score: int) -> np.ndarray:
     for n in range(n_squares // 2 + 1, n_squares + 1):
         values[n] = math.floor((K + 1) / (1 + math.exp(-B * (n - M - K))) ** (1 / nu))
     return np.maximum.accumulate(values)
+
+
+def julia_priority_schedule(target: int, n_squares: int, required: int) -> np.ndarray:
+    """The Julia package's lower bounds on prioritised sides placed (first half of the board).
+
+    With ``R = required`` (the package: all prioritised sides + target // 10 - 54), after
+    ``n`` tiles at least ``floor(clamp((R + 300) / (1 + exp(-0.02 (n + 22))) - 280, 0, R))``
+    sides of the prioritised colours must be on the board, for ``n`` up to half the board;
+    the bound then stays at its last value, which adds no constraint because placed sides
+    never decrease.
+    """
+    values = np.zeros(n_squares + 1, dtype=np.int64)
+    for n in range(1, n_squares // 2 + 1):
+        bound = (required + 300) / (1 + math.exp(-0.02 * (n + 22))) - 280
+        values[n] = math.floor(min(max(bound, 0), required))
+    values[n_squares // 2 + 1:] = values[n_squares // 2]
+    return np.maximum.accumulate(values)
+

@@ -31,7 +31,7 @@ from . import kernel as K
 from .best_kernel import best_search
 from .orders import resolve_order, search_order
 from .plan import P_NCHK, SearchPlan, build_plan
-from .schedule import schedule_array
+from .schedule import julia_priority_schedule, schedule_array
 
 ProgressCallback = Callable[[dict], None]
 
@@ -94,8 +94,10 @@ class BacktrackSolver:
     restart_nodes:
         Best mode: restart from an empty board with the next seed after this many nodes.
     priority_colours, priority_schedule:
-        Best mode heuristic: colours to use up early, and the minimum number of their
-        sides placed per number of tiles on the board (same forms as ``schedule``).
+        Best mode heuristic: colours to use up early (or ``["auto"]``: the Julia package's
+        choice, see :func:`auto_priority_colours`), and the minimum number of their sides
+        placed per number of tiles on the board (same forms as ``schedule``, or
+        ``julia:TARGET`` for the package's logistic bound).
     progress:
         Called about every ``progress_interval`` seconds with a dict of statistics
         (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
@@ -346,13 +348,25 @@ class BacktrackSolver:
         target = puzzle.max_score if self.target is None else int(self.target)
         prio_w = np.zeros(puzzle.n_tiles, np.int32)
         prio_by_tiles = np.zeros(n_sq + 1, np.int32)
-        if self.priority_colours:
-            colours = set(int(c) for c in self.priority_colours)
+        priority = self.priority_colours
+        if priority is not None and len(priority) == 1 and str(priority[0]).lower() == "auto":
+            priority = auto_priority_colours(puzzle)
+        if priority:
+            colours = set(int(c) for c in priority)
             prio_w = np.array([sum(int(c) in colours for c in tile) for tile in puzzle.tiles], np.int32)
-            prio_by_tiles = schedule_array(self.priority_schedule, n_sq, what="priority schedule")
+            spec = self.priority_schedule
+            if isinstance(spec, str) and spec.lower().startswith("julia:"):
+                try:
+                    julia_target = int(spec.split(":", 1)[1])
+                except ValueError:
+                    raise InputError(f"priority schedule: '{spec}' needs an integer target (julia:470)") from None
+                required = int(prio_w.sum()) + julia_target // 10 - 54
+                prio_by_tiles = julia_priority_schedule(julia_target, n_sq, max(required, 0)).astype(np.int32)
+            else:
+                prio_by_tiles = schedule_array(spec, n_sq, what="priority schedule")
         total = SearchResult(solver=self.name, best_score=-1)
         total.statistics = {"order": self.order if isinstance(self.order, str) else "custom", "corner": self.corner,
-                            "target": target, "restarts": 0, "complete_boards": 0, "kernel_calls": 0,
+                            "target": target, "priority_colours": list(priority or []), "restarts": 0, "complete_boards": 0, "kernel_calls": 0,
                             "frame_exact": self.frame_exact}
         restart = 0
         try:
@@ -559,3 +573,25 @@ def _start_arrays(plan: SearchPlan, start, exact: bool):
         if outer_bad:
             raise InputError("the start board puts a tile against the border the wrong way")
     return board, used, k
+
+
+def auto_priority_colours(puzzle: Puzzle) -> list[int]:
+    """The Julia package's prioritised colours: the frame colour least used on corner
+    tiles, and the two inner colours that, with it, appear on the fewest tiles (so that
+    they can be used up with few tiles).  Ties go to the smaller colour numbers."""
+    tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+    corners = [t for t in tiles if t.count(T.GREY) == 2]
+    frame = puzzle.frame_colours
+    inner = puzzle.inner_colours
+    if not frame or len(inner) < 2:
+        raise InputError("automatic priority colours need frame colours and at least two inner colours")
+    c1 = min(frame, key=lambda c: (sum(t.count(c) for t in corners), c))
+    best = None
+    for a in range(len(inner)):
+        for b in range(a + 1, len(inner)):
+            chosen = {c1, inner[a], inner[b]}
+            n = sum(any(c in chosen for c in t) for t in tiles)
+            if best is None or n < best[0]:
+                best = (n, [c1, inner[a], inner[b]])
+    return best[1]
+
