@@ -141,3 +141,17 @@ def test_julia_priority_schedule_is_a_cumulative_bound():
     g = generate(6, 6, 2, 5, seed=1)
     result = BacktrackSolver(priority_colours=["auto"], priority_schedule="julia:60", node_limit=20_000).best(g.puzzle)
     assert len(result.statistics["priority_colours"]) == 3 and result.nodes > 0
+
+
+@pytest.mark.parametrize("w,h", [(4, 3), (4, 4)])
+def test_symmetry_keeps_the_exhaustive_best_score(w, h):
+    g = generate(w, h, 2, 3, seed=7)
+    tiles = np.array(g.puzzle.tiles)
+    inner = [i for i, t in enumerate(tiles) if (t == 0).sum() == 0]
+    tiles[inner[0]] = [9, 9, 9, 9]  # a colour nobody else has: no perfect board
+    puzzle = Puzzle(tiles, w, h)
+    plain = BacktrackSolver(schedule=3).best(puzzle)
+    sym = BacktrackSolver(schedule=3, symmetry=True).best(puzzle)
+    assert plain.complete and sym.complete
+    assert sym.best_score == plain.best_score < puzzle.max_score
+    assert sym.nodes < plain.nodes

@@ -340,9 +340,6 @@ class BacktrackSolver:
         """
         limits = _Limits(self.time_limit, self.node_limit)
         variants = self._variants(puzzle) if start is None else [puzzle]
-        if len(variants) > 1:
-            variants = variants[:1]  # the best score is the same in every rotation class
-        puzzle_v = variants[0]
         n_sq = puzzle.n_squares
         allowed_by_tiles = schedule_array(self.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
         target = puzzle.max_score if self.target is None else int(self.target)
@@ -370,19 +367,20 @@ class BacktrackSolver:
                             "frame_exact": self.frame_exact}
         restart = 0
         try:
-            while True:
-                seed = self.seed if self.restart_nodes is None else (self.seed or 0) + restart
-                finished = self._best_run(puzzle_v, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target,
-                                          limits, total, callback)
-                if finished or total.stopped_by is not None:
-                    total.complete = finished and total.stopped_by is None and self.restart_nodes is None
-                    if finished and self.restart_nodes is not None and total.stopped_by is None:
-                        total.complete = True
+            for variant in variants:  # one, or two symmetry classes on a rectangular board
+                while True:
+                    seed = self.seed if self.restart_nodes is None else (self.seed or 0) + restart
+                    finished = self._best_run(variant, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target,
+                                              limits, total, callback)
+                    if finished or total.stopped_by is not None:
+                        break
+                    restart += 1
+                    total.statistics["restarts"] = restart
+                if total.stopped_by is not None:
                     break
-                restart += 1
-                total.statistics["restarts"] = restart
         except KeyboardInterrupt:
             total.stopped_by = "interrupted"
+        total.complete = total.stopped_by is None
         total.seconds = time.perf_counter() - limits.started
         if total.best_board is not None:
             total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
