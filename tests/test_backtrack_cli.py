@@ -140,3 +140,22 @@ def test_ctrl_c_prints_statistics_and_exits_130(tmp_path):
     assert proc.returncode == 130, err
     data = json.loads(out)
     assert data["complete"] is False and data["stopped_by"] == "interrupted" and data["nodes"] > 0
+
+
+def test_count_start_board_counts_the_subtree(capsys, tmp_path):
+    import edgematch
+    from edgematch.engines.backtrack import BacktrackSolver
+    from edgematch.formats import format_board
+
+    puzzle = edgematch.load("owen1-5x5")
+    prefixes, head = BacktrackSolver().split(puzzle, 3)
+    total = 0
+    for i, prefix in enumerate(prefixes[:6]):
+        path = tmp_path / f"prefix{i}.txt"
+        path.write_text(format_board(prefix, "edgematch"))
+        code, out, _ = run_cli(capsys, "count", "owen1-5x5", "--start", path, "--json")
+        data = json.loads(out)
+        assert code == 0 and data["complete"]
+        assert data["solutions"] == BacktrackSolver().count(puzzle, start=prefix).solutions
+        total += data["nodes"]
+    assert total > 0

@@ -14,6 +14,7 @@ from ..engines import SOLVERS, make_solver, solver_class
 from ..engines.backtrack.orders import CORNERS, ORDER_NAMES
 from ..engines.progress import ProgressLine, human
 from ..engines.result import SearchResult
+from ..errors import InputError
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from
 
 EXAMPLES = """examples:
@@ -38,13 +39,56 @@ def add_search_options(p: argparse.ArgumentParser, symmetry: bool = True) -> Non
         p.add_argument("--symmetry", action="store_true",
                        help="fix the first corner tile in a corner: counts up to board rotation (exactly raw/4 on "
                             "square boards, raw/2 on rectangular ones); puzzles without hints only")
+    if symmetry:
+        p.add_argument("--start", metavar="BOARD",
+                       help="search only below this partial board (it must fill a prefix of the order; "
+                            "counts of the subtrees of a split add up to the full count)")
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    add_colorpair_options(p)
+
+
+def add_colorpair_options(p: argparse.ArgumentParser) -> None:
+    """Switches of the ColorPair engine (--solver colorpair), one per rule of the paper."""
+    from ..engines.colorpair.tables import HEURISTICS, VALUE_ORDERS
+
+    g = p.add_argument_group("colorpair engine (--solver colorpair; Benoist & Bourreau 2008)")
+    g.add_argument("--heuristic", choices=list(HEURISTICS), default="min-expected-gap",
+                   help="choice of the most urgent colour pair (default: min-expected-gap)")
+    g.add_argument("--shaving", metavar="L", default=None,
+                   help="probe squares with at most L values: '-' (none, default), a number, or 'all'")
+    g.add_argument("--shaving-passes", choices=("fixpoint", "one"), default="fixpoint",
+                   help="repeat the probing pass while it places tiles (default) or one pass per node")
+    g.add_argument("--value-order", choices=list(VALUE_ORDERS), default="tile", help="order of the values tried")
+    for flag, text in [("preemption", "preemption tags (section 4.1)"),
+                       ("backjumping", "conflict-directed backjumping (section 5.2)"),
+                       ("opposite-pairs", "colour pairs of opposite sides (section 3.2)"),
+                       ("contradiction", "the |Offer| < |Demand| rule"),
+                       ("instantiation", "the |Offer| = |Demand| = 1 rule"),
+                       ("shared-edges", "the shared-edges bound (section 4.2)"),
+                       ("cycles", "border-colour cycle detection (section 4.2)"),
+                       ("patterns", "pattern priorities of section 5.1")]:
+        g.add_argument(f"--no-{flag}", dest=f"cp_{flag.replace('-', '_')}", action="store_false", help=f"without {text}")
+
+
+def colorpair_options(args) -> dict:
+    return dict(heuristic=args.heuristic, shaving=args.shaving, shaving_passes=args.shaving_passes,
+                value_order=args.value_order, preemption=args.cp_preemption, backjumping=args.cp_backjumping,
+                opposite_pairs=args.cp_opposite_pairs, contradiction=args.cp_contradiction,
+                instantiation=args.cp_instantiation, shared_edges=args.cp_shared_edges, cycles=args.cp_cycles,
+                patterns=args.cp_patterns)
 
 
 def solver_from(args, **extra):
+    if args.solver == "colorpair":
+        if args.order != "rowscan" or args.corner or getattr(args, "symmetry", False):
+            raise InputError("--order, --corner and --symmetry belong to the backtracking engine; "
+                             "the colorpair engine chooses its own squares")
+        options = dict(time_limit=args.time_limit, node_limit=args.node_limit, **colorpair_options(args))
+        options.update(extra)
+        return make_solver(args.solver, **options)
     options = dict(order=args.order, corner=args.corner, time_limit=args.time_limit, node_limit=args.node_limit)
     if getattr(args, "symmetry", False):
         options["symmetry"] = True
@@ -81,9 +125,19 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def start_board(args, puzzle):
+    """The ``--start`` board, or None."""
+    if not getattr(args, "start", None):
+        return None
+    from ..loading import load_board
+
+    return load_board(puzzle, args.start)
+
+
 def run(args) -> int:
     puzzle = puzzle_from(args)
-    result = run_search(args, lambda solver: solver.count(puzzle))
+    start = start_board(args, puzzle)
+    result = run_search(args, lambda solver: solver.count(puzzle, start=start) if start is not None else solver.count(puzzle))
     if args.json:
         data = {"puzzle": puzzle.name or args.puzzle}
         data.update(result.to_dict())

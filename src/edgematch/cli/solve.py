@@ -24,7 +24,7 @@ from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from
-from .count import add_search_options, exit_status, run_search, summary_line
+from .count import add_search_options, exit_status, run_search, start_board, summary_line
 
 EXAMPLES = """examples:
   edgematch solve owen1-6x6 --out solution.txt       the first solution
@@ -83,7 +83,9 @@ def run(args) -> int:
             raise InputError(f"cannot write file ({exc.strerror})", str(path)) from None
         written.append(str(path))
 
-    result = run_search(args, lambda solver: solver.solve(puzzle, k=k, callback=emit, collect=False))
+    start = start_board(args, puzzle)
+    options = {"start": start} if start is not None else {}
+    result = run_search(args, lambda solver: solver.solve(puzzle, k=k, callback=emit, collect=False, **options))
     if args.json:
         data = {"puzzle": puzzle.name or args.puzzle, "files": written if not to_stdout else []}
         data.update(result.to_dict())
