@@ -469,3 +469,12 @@ def test_plain_lns_and_parameters():
         TabuVLNS(no_such_parameter=1)
     with pytest.raises(InputError, match="end condition"):
         TabuVLNS().optimize(generate(4, seed=1).puzzle)
+
+
+def test_unreadable_state_is_an_input_error(puzzle7):
+    with pytest.raises(InputError, match="unreadable"):
+        SearchState.from_bytes(b"not a checkpoint")
+    state = TabuVLNS(seed=1).initial_state(puzzle7)
+    other = generate(5, seed=1).puzzle
+    with pytest.raises(InputError, match="does not belong"):
+        TabuVLNS(seed=1).optimize(other, state=state, max_moves=10)

@@ -183,7 +183,8 @@ def best_swap_move(state: LocalState, a: int, apply: bool = True) -> tuple[int, 
         done = swap_rotate(t.rotated, t.neighbours, t.fit, t.outer_mask, state.tile, state.rot, state.matched, int(a),
                            int(b), int(ra), int(rb))
         state.score += int(done)
-        assert done == gain
+        if done != gain:
+            raise RuntimeError(f"internal error: swap predicted {gain}, made {done}")
     return int(b), int(gain)
 
 

@@ -219,9 +219,12 @@ class SearchState:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "SearchState":
-        with np.load(io.BytesIO(data)) as archive:
-            arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:13]}
-            meta = json.loads(bytes(archive["meta"]).decode())
+        try:
+            with np.load(io.BytesIO(data)) as archive:
+                arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:13]}
+                meta = json.loads(bytes(archive["meta"]).decode())
+        except (KeyError, ValueError, OSError, EOFError) as exc:
+            raise InputError(f"unreadable search state (a checkpoint of another version?): {exc}") from None
         return cls(**arrays, elapsed=float(meta["elapsed"]), history=[tuple(h) for h in meta["history"]])
 
     @classmethod
@@ -483,12 +486,14 @@ class TabuVLNS:
     @staticmethod
     def _check_state(puzzle: Puzzle, state: SearchState) -> None:
         n = puzzle.n_squares
-        shapes_ok = (state.tile.shape == (n,) and state.rot.shape == (n,) and state.best_tile.shape == (n,)
-                     and state.tabu_pos.shape == (n,) and state.counters.shape == (K.N_COUNTERS,)
-                     and state.rng.shape == (4,))
+        shapes_ok = (all(getattr(state, name).shape == (n,) for name in (
+                         "tile", "rot", "best_tile", "best_rot", "local_tile", "local_rot", "segment_tile",
+                         "segment_rot", "tabu_pos"))
+                     and state.side_weights.shape == (n, 4) and state.counters.shape == (K.N_COUNTERS,)
+                     and state.rng.shape == (4,) and state.tabu_arc.ndim == 1 and len(state.tabu_arc) > 0)
         if not shapes_ok:
             raise InputError("the saved search state does not belong to this puzzle")
-        for arr in (state.tile, state.best_tile):
+        for arr in (state.tile, state.best_tile, state.local_tile, state.segment_tile):
             if sorted(arr.tolist()) != list(range(puzzle.n_tiles)):
                 raise InputError("the saved search state is not a complete board of this puzzle")
         state.tile = state.tile.astype(np.int64)
