@@ -110,3 +110,21 @@ def test_bad_orders_are_input_errors_naming_the_problem(tmp_path):
     assert err.value.source == "o.txt" and err.value.line == 1
     with pytest.raises(InputError, match="corner"):
         scan_order("rowscan", 4, 4, "XX")
+
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([(3, 3), (4, 3), (4, 4), (5, 3)]),
+       hints=st.sampled_from(["none", 1, 2]), data=st.data())
+def test_any_permutation_of_the_squares_gives_the_same_solutions(seed, size, hints, data):
+    """Arbitrary orders (no neighbour placed yet, three or four known sides, hints in the
+    middle) all search the same solution set."""
+    w, h = size
+    g = generate(w, h, 2, 3, seed=seed, hints=hints)
+    order = data.draw(st.permutations(range(w * h)))
+    expected = BacktrackSolver().solve(g.puzzle, k=None).solution_set()
+    result = BacktrackSolver(order=list(order)).solve(g.puzzle, k=None)
+    assert result.complete and result.solution_set() == expected
