@@ -297,3 +297,22 @@ def test_sides_beyond_the_key_limit_are_compared_explicitly(monkeypatch):
         assert result.solution_set() == expected.solution_set()
         if order == "rowscan":
             assert result.nodes == expected.nodes
+
+
+def test_bad_start_boards_are_input_errors():
+    g = generate(4, 4, 2, 3, seed=9, hints=1)
+    hint = g.puzzle.hints[0]
+    solver = BacktrackSolver()
+    order = list(solver.search_squares(g.puzzle))
+    good = {order[0]: (int(g.solution.tiles[order[0]]), int(g.solution.rotations[order[0]]))}
+    assert solver.count(g.puzzle, start=good).solutions >= 1
+    with pytest.raises(InputError, match="unknown tile"):
+        solver.count(g.puzzle, start={order[0]: (99, 0)})
+    with pytest.raises(InputError, match="disagrees with the hint"):
+        other = next(t for t in range(16) if t != hint.tile)
+        solver.count(g.puzzle, start={**good, hint.square: (other, 0)})
+    with pytest.raises(InputError, match="hint tile"):
+        solver.count(g.puzzle, start={order[0]: (hint.tile, hint.rotation)})
+    wrong = (good[order[0]][0], (good[order[0]][1] + 1) % 4)
+    with pytest.raises(InputError, match="not a valid partial solution"):
+        solver.count(g.puzzle, start={order[0]: wrong})

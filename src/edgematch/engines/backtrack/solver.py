@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from ...errors import InputError
-from ...model import Board, Hint, Puzzle
+from ...model import Board, Hint, Puzzle, square_name
 from ...model import tiles as T
 from ..result import SearchResult
 from . import kernel as K
@@ -522,14 +522,19 @@ def _start_placements(plan: SearchPlan, start) -> dict[int, tuple[int, int]]:
         if len(items) > plan.depth:
             raise InputError(f"the start lists {len(items)} placements but the order has {plan.depth} squares")
         placed = {int(plan.order[i]): (int(t), int(r)) for i, (t, r) in enumerate(items)}
-    hints = puzzle.hint_map if hasattr(puzzle, "hint_map") else {h.square: (h.tile, h.rotation) for h in puzzle.hints}
+    hints = {h.square: (h.tile, h.rotation) for h in puzzle.hints}
     result = {}
     for square, (tile, rotation) in placed.items():
+        if not 0 <= square < puzzle.n_squares:
+            raise InputError(f"the start board names square {square}, which is off the board")
+        if not 0 <= tile < puzzle.n_tiles or not 0 <= rotation < 4:
+            raise InputError(f"the start board places an unknown tile {tile + 1} or rotation {rotation}")
         if square in hints:
-            if tuple(hints[square])[:2] != (tile, rotation) and not np.array_equal(
-                T.rotate(puzzle.tiles[tile], rotation), T.rotate(puzzle.tiles[hints[square][0]], hints[square][1])
+            hint_tile, hint_rotation = hints[square]
+            if tile != hint_tile or not np.array_equal(
+                T.rotate(puzzle.tiles[tile], rotation), T.rotate(puzzle.tiles[hint_tile], hint_rotation)
             ):
-                raise InputError(f"the start board disagrees with the hint on square {square}")
+                raise InputError(f"the start board disagrees with the hint on square {square_name(square, puzzle.width)}")
             continue
         result[square] = (tile, rotation)
     return result
@@ -544,6 +549,8 @@ def _start_arrays(plan: SearchPlan, start, exact: bool):
     puzzle = plan.puzzle
     board = plan.board0.copy()
     used = plan.used0.copy()
+    if exact and not _to_board(puzzle, board).verify(require_complete=False).valid:
+        return None, None, 0  # the hints contradict each other: no solution
     placed = _start_placements(plan, start)
     k = len(placed)
     prefix = set(int(s) for s in plan.order[:k])
@@ -553,23 +560,21 @@ def _start_arrays(plan: SearchPlan, start, exact: bool):
             "besides the hints"
         )
     for square, (tile, rotation) in placed.items():
-        if not 0 <= tile < puzzle.n_tiles or not 0 <= rotation < 4:
-            raise InputError(f"the start board places an unknown tile {tile + 1} or rotation {rotation}")
         if used[tile]:
             raise InputError(f"the start board uses tile {tile + 1} twice (or a hint tile)")
         used[tile] = 1
         board[square] = tile * 4 + rotation
     board_obj = _to_board(puzzle, board)
-    if exact and not board_obj.verify(require_complete=False).valid:
-        if k == 0:
-            return None, None, 0  # contradictory hints: no solution
-        reasons = "; ".join(board_obj.verify(require_complete=False).reasons[:3])
-        raise InputError(f"the start board is not a valid partial solution: {reasons}")
-    if not exact:
-        outer_bad = [s for s in range(puzzle.n_squares) if board[s] >= 0 and not T.fits_border(
-            puzzle.tiles[board[s] >> 2], int(board[s] & 3), s, puzzle.width, puzzle.height)]
-        if outer_bad:
-            raise InputError("the start board puts a tile against the border the wrong way")
+    if exact:
+        reasons = board_obj.verify(require_complete=False).reasons
+        if reasons:
+            raise InputError(f"the start board is not a valid partial solution: {'; '.join(reasons[:3])}")
+    else:
+        for square in placed:
+            tile, rotation = placed[square]
+            if not T.fits_border(puzzle.tiles[tile], rotation, square, puzzle.width, puzzle.height):
+                raise InputError(f"the start board turns tile {tile + 1} the wrong way against the border "
+                                 f"on {square_name(square, puzzle.width)}")
     return board, used, k
 
 
