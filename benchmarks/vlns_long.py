@@ -32,22 +32,28 @@ def one_run(args):
     from edgematch.runs import start_run
     from edgematch.runs.session import viewer_url
 
+    import time
+
     puzzle = edgematch.load(puzzle_name)
     warm_up(puzzle)
     start_board, info = None, {"kind": "random"}
+    started = time.perf_counter()
     if start != "random":
         from edgematch.local.startup import build_start
 
-        start_board, info = build_start(puzzle, start, seed=seed)
+        start_board, info = build_start(puzzle, start, seed=seed, time_limit=min(30.0, 0.1 * seconds))
+    start_seconds = time.perf_counter() - started
+    info["seconds"] = round(start_seconds, 3)
+    # the start is part of the run time, as in `edgematch optimize`
     outcome = start_run(puzzle, params=TabuParams(**params), seed=seed, start_board=start_board, start=start,
-                        start_info=info, time_limit=seconds, db=db, handle_signals=False)
+                        start_info=info, time_limit=seconds - start_seconds, db=db, handle_signals=False)
     path = RESULTS / f"vlns_long_{puzzle_name}_seed{seed}.txt"
     path.write_text(format_board(outcome.best_board, "edgematch"))
     reread = read_board(path, puzzle)  # the saved file is what we report
     verdict = reread.verify()
-    curve = [(h[0], h[3]) for h in outcome.result.history]
+    curve = [(h[0] + start_seconds, h[1]) for h in outcome.result.history]  # seconds from the start of the run
     return {"puzzle": puzzle_name, "seed": seed, "run_id": outcome.run_id, "best": reread.score(),
-            "hints_kept": not any("hint" in r for r in verdict.reasons), "seconds": outcome.seconds,
+            "hints_kept": not any("hint" in r for r in verdict.reasons), "seconds": outcome.seconds + start_seconds,
             "moves": outcome.result.moves, "curve": curve, "board_file": path.name, "url": viewer_url(reread),
             "start": info}
 
