@@ -109,7 +109,7 @@ def test_search_time_limit_and_fill(capsys, tmp_path):
 @pytest.mark.parametrize("argv,needle", [
     (["count", "owen1-4x4", "--order", "zigzag"], "neither a scan order"),
     (["search", "owen1-4x4", "--schedule", "sometimes"], "schedule"),
-    (["count", "owen1-4x4", "--symmetry", "--start", "x"], "unrecognized arguments"),
+    (["count", "owen1-4x4", "--frobnicate"], "unrecognized arguments"),
     (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
     (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
 ])
