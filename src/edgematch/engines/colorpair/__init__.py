@@ -1,0 +1,20 @@
+"""The ColorPair engine of Benoist & Bourreau (2008): exact enumeration with O(1) global
+filtering on colour pairs, preemptions, shaving and conflict-directed backjumping.
+
+The solver (and Numba) load on first use, so that command-line start-up stays fast.
+"""
+
+from . import _cache_guard
+from .tables import HEURISTICS, STAT_NAMES, VALUE_ORDERS
+
+_cache_guard.check()
+
+__all__ = ["ColorPairSolver", "SplitNode", "parse_shaving", "HEURISTICS", "STAT_NAMES", "VALUE_ORDERS"]
+
+
+def __getattr__(name):
+    if name in ("ColorPairSolver", "SplitNode", "parse_shaving"):
+        from . import solver
+
+        return getattr(solver, name)
+    raise AttributeError(name)

@@ -1,0 +1,386 @@
+"""The Python front of the ColorPair engine: :class:`ColorPairSolver`.
+
+Configured once, used on any number of puzzles, like the other engines::
+
+    solver = ColorPairSolver(heuristic="min-expected-gap", shaving="all")
+    result = solver.count(puzzle)             # exact count (result.complete says if it is)
+    result = solver.solve(puzzle, k=3)        # the first 3 solutions as Boards
+    solver.enumerate(puzzle, callback=print)  # stream every solution
+    nodes, prefix = solver.split(puzzle, 3)   # subtrees for parallel runs
+
+Every rule and strategy of Benoist & Bourreau (2008) has its own switch, so each ablation
+of the paper can be rerun.  The compiled kernel runs in slices (see :mod:`.search`);
+between slices Python checks the limits, reports progress, drains solutions and lets
+Ctrl-C through.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from ...errors import InputError
+from ...model import Board, Puzzle
+from ..result import SearchResult
+from . import search as K
+from .tables import (
+    CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES, CFG_HEURISTIC, CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PATTERNS,
+    CFG_PREEMPTION, CFG_SHARED_EDGES, CFG_SHAVE, CFG_SHAVE_REPEAT, CFG_SIZE, CFG_VALUE_ORDER, HEURISTICS, STAT, STAT_NAMES,
+    VALUE_ORDERS, CFG, NPD, STATS, build_state,
+)
+
+FIRST_SLICE_NODES = 50_000
+SLICE_SECONDS = 0.25
+BUFFER_ROWS = 1024
+
+NODE_NOTE = (
+    "nodes = every (tile, rotation) placed: branching decisions, placements forced by the "
+    "instantiation rule, shaving probes and the placements their propagation forces"
+)
+
+
+@dataclass(frozen=True)
+class SplitNode:
+    """One subtree of a split: the board at that node and the decisions that led to it.
+
+    Pass it as ``start`` to search exactly that subtree, in exactly the state the whole
+    search would have (the decisions are replayed with propagation and shaving).
+    """
+
+    board: Board
+    path: tuple[tuple[int, int, int], ...]  # (square, tile, rotation) per decision
+
+
+def parse_shaving(shaving, n_tiles: int) -> int:
+    """``None``, ``"-"`` or ``"none"``: no shaving (-1); ``"all"``: every square; an
+    integer ``L >= 0``: squares with at most ``L`` candidate values."""
+    if shaving is None or shaving is False:
+        return -1
+    if isinstance(shaving, str):
+        text = shaving.strip().lower()
+        if text in ("-", "none", "off", ""):
+            return -1
+        if text == "all":
+            return 4 * n_tiles
+        try:
+            shaving = int(text)
+        except ValueError:
+            raise InputError(f"shaving limit {shaving!r}: use '-', 'all' or a number") from None
+    value = int(shaving)
+    if value < 0:
+        raise InputError(f"shaving limit {value} is negative (use '-' for none)")
+    return min(value, 4 * n_tiles)
+
+
+class ColorPairSolver:
+    """Enumeration with the O(1) ColorPair filtering of Benoist & Bourreau (2008).
+
+    Parameters
+    ----------
+    heuristic:
+        Choice of the most urgent pair when no pattern applies (section 5.1):
+        ``min-offer``, ``min-expected-offer``, ``min-expected-gap`` (the paper's best),
+        ``min-expected-ratio``, ``max-expected-filtering``.
+    preemption:
+        Tag tiles preempted by a pair with ``|Offer| = |Demand|`` (section 4.1).
+    backjumping:
+        Conflict-directed backjumping with explanations (section 5.2).
+    shaving:
+        ``None``/``"-"`` (none), an integer ``L`` or ``"all"``.
+    shaving_passes:
+        ``fixpoint`` (repeat the probing pass while it places tiles) or ``one`` (one
+        pass per node).
+    opposite_pairs:
+        Keep ColorPairs for opposite sides as well as clockwise ones (section 3.2).
+    contradiction, instantiation:
+        The two rules of section 3.1.
+    shared_edges, cycles:
+        The two rules on remaining tiles of section 4.2.
+    patterns:
+        The pattern priorities of section 5.1 (off: always the pair heuristic).
+    value_order:
+        ``tile`` (tile number, then rotation), ``probability`` (decreasing P(t -> p)),
+        ``reverse``.  Counts never depend on it.
+    time_limit, node_limit:
+        Stop after that many seconds / nodes (``complete`` is then False).
+    progress:
+        Called about every ``progress_interval`` seconds with a dict of statistics.
+    """
+
+    name = "colorpair"
+
+    def __init__(
+        self,
+        heuristic: str = "min-expected-gap",
+        preemption: bool = True,
+        backjumping: bool = True,
+        shaving=None,
+        shaving_passes: str = "fixpoint",
+        opposite_pairs: bool = True,
+        contradiction: bool = True,
+        instantiation: bool = True,
+        shared_edges: bool = True,
+        cycles: bool = True,
+        patterns: bool = True,
+        value_order: str = "tile",
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: Callable[[dict], None] | None = None,
+        progress_interval: float = 0.5,
+    ):
+        if heuristic not in HEURISTICS:
+            raise InputError(f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}")
+        if value_order not in VALUE_ORDERS:
+            raise InputError(f"unknown value order {value_order!r}; choose from {', '.join(VALUE_ORDERS)}")
+        parse_shaving(shaving, 1)  # validate early
+        self.heuristic = heuristic
+        self.preemption = bool(preemption)
+        self.backjumping = bool(backjumping)
+        self.shaving = shaving
+        if shaving_passes not in ("fixpoint", "one"):
+            raise InputError(f"shaving_passes must be 'fixpoint' or 'one', not {shaving_passes!r}")
+        self.shaving_passes = shaving_passes
+        self.opposite_pairs = bool(opposite_pairs)
+        self.contradiction = bool(contradiction)
+        self.instantiation = bool(instantiation)
+        self.shared_edges = bool(shared_edges)
+        self.cycles = bool(cycles)
+        self.patterns = bool(patterns)
+        self.value_order = value_order
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.progress = progress
+        self.progress_interval = progress_interval
+
+    # ------------------------------------------------------------------ configuration
+    def options(self) -> dict:
+        return {
+            "heuristic": self.heuristic, "preemption": self.preemption, "backjumping": self.backjumping,
+            "shaving": "-" if parse_shaving(self.shaving, 1) < 0 else str(self.shaving),
+            "shaving_passes": self.shaving_passes,
+            "opposite_pairs": self.opposite_pairs, "contradiction": self.contradiction,
+            "instantiation": self.instantiation, "shared_edges": self.shared_edges, "cycles": self.cycles,
+            "patterns": self.patterns, "value_order": self.value_order,
+        }
+
+    def config(self, puzzle: Puzzle) -> np.ndarray:
+        cfg = np.zeros(CFG_SIZE, np.int64)
+        cfg[CFG_OPPOSITE] = self.opposite_pairs
+        cfg[CFG_CONTRADICTION] = self.contradiction
+        cfg[CFG_INSTANTIATION] = self.instantiation
+        cfg[CFG_PREEMPTION] = self.preemption
+        cfg[CFG_SHARED_EDGES] = self.shared_edges
+        cfg[CFG_CYCLES] = self.cycles
+        cfg[CFG_PATTERNS] = self.patterns
+        cfg[CFG_BACKJUMP] = self.backjumping
+        cfg[CFG_SHAVE] = parse_shaving(self.shaving, puzzle.n_tiles)
+        cfg[CFG_HEURISTIC] = HEURISTICS[self.heuristic]
+        cfg[CFG_VALUE_ORDER] = VALUE_ORDERS[self.value_order]
+        cfg[CFG_SHAVE_REPEAT] = self.shaving_passes == "fixpoint"
+        return cfg
+
+    # ------------------------------------------------------------------ public modes
+    def count(self, puzzle: Puzzle, start=None) -> SearchResult:
+        """Count every solution (of the subtree below ``start`` if given)."""
+        return self._run(puzzle, start, k=None, callback=None, collect=False, record=False)
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, callback=None, collect: bool = True) -> SearchResult:
+        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
+
+        ``callback(board)`` is called for each solution as it is found; returning True
+        stops the search (``stopped_by="callback"``).
+        """
+        if k is not None and k < 1:
+            raise InputError("k must be at least 1")
+        return self._run(puzzle, start, k=k, callback=callback, collect=collect, record=True)
+
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None,
+                  collect: bool = False) -> SearchResult:
+        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
+        return self._run(puzzle, start, k=None, callback=callback, collect=collect, record=True)
+
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[SplitNode], SearchResult]:
+        """The search tree cut after ``depth`` decisions: the consistent nodes at that depth.
+
+        Solutions found above the cut are counted in the returned result.  Searching each
+        node (``count(puzzle, start=node)``) replays its decisions, so without backjumping
+        ``result.nodes + sum(node counts) == whole search nodes`` exactly; solutions always
+        add up.  With backjumping a subtree search cannot jump above its own root, so the
+        parts may explore more than the whole search (never fewer solutions).
+        """
+        if depth < 0:
+            raise InputError(f"split depth {depth} is negative")
+        nodes: list[SplitNode] = []
+        result = self._run(puzzle, start, k=None, callback=None, collect=False, record=True, leaf_depth=depth,
+                           split_out=nodes)
+        return nodes, result
+
+    # ------------------------------------------------------------------ the run
+    def _root(self, puzzle: Puzzle, start):
+        """(root placements, decision path) for a start given as a Board, a mapping, a
+        SplitNode or a sequence of (square, tile, rotation) decisions."""
+        hints = {h.square: (h.tile, h.rotation) for h in puzzle.hints}
+        path: list[tuple[int, int, int]] = []
+        placed = dict(hints)
+        if start is None:
+            pass
+        elif isinstance(start, SplitNode):
+            path = [tuple(int(v) for v in step) for step in start.path]
+        elif isinstance(start, Board) or isinstance(start, Mapping):
+            items = start.placements() if isinstance(start, Board) else {
+                int(s): (int(t), int(r)) for s, (t, r) in start.items()}
+            board = Board(puzzle)
+            for square, (tile, rotation) in placed.items():
+                board.place(square, tile, rotation)
+            for square, (tile, rotation) in items.items():
+                if square in hints:
+                    ht, hr = hints[square]
+                    if ht != tile or not np.array_equal(np.roll(puzzle.tiles[tile], rotation),
+                                                       np.roll(puzzle.tiles[ht], hr)):
+                        raise InputError(f"the start board disagrees with the hint on square {square}")
+                    continue
+                if not 0 <= square < puzzle.n_squares:
+                    raise InputError(f"the start board names square {square}, off the board")
+                board.place(square, tile, rotation)
+                placed[square] = (tile, rotation % 4)
+            check = board.verify(require_complete=False)
+            if not check.valid:
+                raise InputError("the start board is not a valid partial solution: " + "; ".join(check.reasons[:3]))
+        else:
+            try:
+                path = [(int(s), int(t), int(r)) for s, t, r in start]
+            except (TypeError, ValueError):
+                raise InputError("start must be a Board, a mapping square -> (tile, rotation), a SplitNode "
+                                 "or a sequence of (square, tile, rotation) decisions") from None
+        for square, tile, rotation in path:
+            if not (0 <= square < puzzle.n_squares and 0 <= tile < puzzle.n_tiles and 0 <= rotation < 4):
+                raise InputError(f"bad decision (square {square}, tile {tile + 1}, rotation {rotation})")
+        squares = np.array(list(placed.keys()), np.int32)
+        tiles = np.array([placed[s][0] for s in placed], np.int32)
+        rotations = np.array([placed[s][1] % 4 for s in placed], np.int32)
+        path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int32).reshape(-1, 2)
+        return squares, tiles, rotations, path_array
+
+    def _run(self, puzzle, start, k, callback, collect, record, leaf_depth=None, split_out=None) -> SearchResult:
+        started = time.perf_counter()
+        result = SearchResult(solver=self.name)
+        cfg = self.config(puzzle)
+        squares, tiles, rotations, path = self._root(puzzle, start)
+        M, layout = build_state(puzzle, opposite=self.opposite_pairs)
+        M[CFG:CFG + CFG_SIZE] = cfg
+        stat = M[STATS:STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
+        npd = layout.view(M, NPD)[0]
+        K.init_state(M)
+        ok = K.place_root(M, squares, tiles, rotations)
+        start_level = 0
+        if ok and len(path):
+            ok = K.replay(M, path)
+            start_level = len(path)
+            stat[:] = 0  # the replayed nodes belong to the search that made the split
+            npd[:] = 0
+        stats = {"options": self.options(), "node_definition": NODE_NOTE, "kernel_calls": 0}
+        if not ok:
+            result.complete = True
+            return self._finish(result, stat, npd, stats, started)
+        leaf = -1 if leaf_depth is None else start_level + int(leaf_depth)
+        st = np.array([K.MODE_NODE, start_level, start_level, leaf, 0], np.int64)
+        rows = 0
+        if record:
+            rows = BUFFER_ROWS if k is None else max(1, min(BUFFER_ROWS, k))
+        out_boards = np.zeros((rows, puzzle.n_squares), np.int32)
+        path_width = 2 * (leaf - start_level) if split_out is not None else 0
+        out_paths = np.zeros((rows, max(0, path_width)), np.int32)
+        prefix = tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in path)
+        weights = np.zeros(4 * puzzle.n_tiles + 1, np.float64)
+        budget = FIRST_SLICE_NODES
+        last_report = time.perf_counter()
+        try:
+            while True:
+                want = budget
+                if self.node_limit is not None:
+                    left = self.node_limit - int(stat[STAT["nodes"]])
+                    if left <= 0:
+                        result.stopped_by = "nodes"
+                        break
+                    want = min(want, left)
+                t0 = time.perf_counter()
+                before = int(stat[STAT["nodes"]])
+                status = K.search(M, st, np.int64(want), out_boards, out_paths, weights)
+                elapsed = time.perf_counter() - t0
+                stats["kernel_calls"] += 1
+                stop = False
+                for row in range(int(st[4])):
+                    board = _to_board(puzzle, out_boards[row])
+                    if split_out is not None and not board.is_complete:
+                        pairs = out_paths[row].reshape(-1, 2)
+                        split_out.append(SplitNode(board, prefix + tuple(
+                            (int(s), int(v) >> 2, int(v) & 3) for s, v in pairs)))
+                        continue
+                    if collect:
+                        result.boards.append(board)
+                    if callback is not None and callback(board):
+                        stop = True
+                if stop:
+                    result.stopped_by = "callback"
+                    break
+                if status == K.FINISHED:
+                    result.complete = True
+                    break
+                if k is not None and int(stat[STAT["solutions"]]) >= k:
+                    result.stopped_by = "solutions"
+                    break
+                if status == K.BUDGET:
+                    budget = _next_budget(budget, int(stat[STAT["nodes"]]) - before, elapsed)
+                elif k is not None:
+                    st_rows = max(1, min(BUFFER_ROWS, k - int(stat[STAT["solutions"]])))
+                    if st_rows != out_boards.shape[0]:
+                        out_boards = np.zeros((st_rows, puzzle.n_squares), np.int32)
+                        out_paths = np.zeros((st_rows, out_paths.shape[1]), np.int32)
+                now = time.perf_counter()
+                if self.progress is not None and now - last_report >= self.progress_interval:
+                    last_report = now
+                    self.progress(self._progress(stat, started))
+                if self.time_limit is not None and now - started >= self.time_limit:
+                    result.stopped_by = "time"
+                    break
+        except KeyboardInterrupt:
+            result.stopped_by = "interrupted"
+        return self._finish(result, stat, npd, stats, started)
+
+    def _progress(self, stat, started) -> dict:
+        seconds = time.perf_counter() - started
+        nodes = int(stat[STAT["nodes"]])
+        return {"nodes": nodes, "nodes_per_second": nodes / seconds if seconds > 0 else 0.0,
+                "solutions": int(stat[STAT["solutions"]]), "seconds": seconds,
+                "deepest": int(stat[STAT["max_level"]])}
+
+    def _finish(self, result: SearchResult, stat, npd, stats: dict, started: float) -> SearchResult:
+        for name in STAT_NAMES:
+            stats[name] = int(stat[STAT[name]])
+        result.solutions = stats["solutions"]
+        result.nodes = stats["nodes"]
+        per_depth = [int(v) for v in npd]
+        while per_depth and per_depth[-1] == 0:
+            per_depth.pop()
+        result.nodes_per_depth = per_depth
+        result.statistics = stats
+        result.seconds = time.perf_counter() - started
+        return result
+
+
+def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
+    """Aim each kernel call at about SLICE_SECONDS."""
+    if nodes < budget or elapsed <= 0:
+        return budget
+    rate = nodes / elapsed
+    return int(min(max(rate * SLICE_SECONDS, 10_000), 4 * budget))
+
+
+def _to_board(puzzle: Puzzle, placements: np.ndarray) -> Board:
+    p = np.asarray(placements)
+    tiles = np.where(p >= 0, p >> 2, -1)
+    rotations = np.where(p >= 0, p & 3, 0)
+    return Board(puzzle, tiles, rotations)
