@@ -25,7 +25,7 @@ TARGETS = ("Schaus & Deville (2008): 458/480 on e2 within 24 hours (2008 CPU, C+
 
 
 def one_run(args):
-    puzzle_name, seed, seconds, db, start, params = args
+    puzzle_name, seed, seconds, db, start, params, name = args
     import edgematch
     from edgematch.formats import format_board, read_board
     from edgematch.local.tabu import TabuParams
@@ -47,7 +47,7 @@ def one_run(args):
     # the start is part of the run time, as in `edgematch optimize`
     outcome = start_run(puzzle, params=TabuParams(**params), seed=seed, start_board=start_board, start=start,
                         start_info=info, time_limit=seconds - start_seconds, db=db, handle_signals=False)
-    path = RESULTS / f"vlns_long_{puzzle_name}_seed{seed}.txt"
+    path = RESULTS / f"{name}_{puzzle_name}_seed{seed}.txt"
     path.write_text(format_board(outcome.best_board, "edgematch"))
     reread = read_board(path, puzzle)  # the saved file is what we report
     verdict = reread.verify()
@@ -76,7 +76,7 @@ def main(argv=None) -> int:
         key, _, value = item.partition("=")
         params[key] = json.loads(value)
     puzzles = args.puzzles.split(",")
-    tasks = [(p, args.seed, args.minutes * 60, args.db, args.start, params) for p in puzzles]
+    tasks = [(p, args.seed, args.minutes * 60, args.db, args.start, params, args.name) for p in puzzles]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             runs = list(pool.map(one_run, tasks))
@@ -95,7 +95,9 @@ def main(argv=None) -> int:
             scores = [r["curve"][0][1]] + [c[1] for c in r["curve"]] + [r["best"]]
             ax.step(np.array(times) / 60, scores, where="post", label=f"{r['puzzle']} (seed {r['seed']}): {r['best']}")
         ax.axhline(458, color="grey", linestyle="--", linewidth=1, label="458 (paper, 24 h)")
-        ax.set_xscale("symlog", linthresh=1)
+        if args.minutes > 10:
+            ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlim(left=0)
         ax.set_xlabel("minutes")
         ax.set_ylabel("best score (max 480)")
         ax.set_ylim(400, 480)
