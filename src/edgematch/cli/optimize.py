@@ -122,6 +122,10 @@ def run(args) -> int:
     time_limit = time_limit_from(args)
     if args.checkpoint_every <= 0:
         raise InputError("--checkpoint-every must be positive")
+    if args.moves is not None and args.moves < 1:
+        raise InputError("--moves must be at least 1")
+    if args.target is not None and args.target < 0:
+        raise InputError("--target must not be negative")
     if args.out is not None:
         fmt = args.out_format or format_for_extension(Path(args.out), BOARD_FORMATS)
         if fmt not in BOARD_FORMATS:
