@@ -80,6 +80,8 @@ def main(argv=None) -> int:
                       "moves_per_second": float(np.mean(moves))}
     meta = {"puzzle": args.puzzle, "sizes": sizes, "runs": args.runs, "seconds": args.seconds, "jobs": args.jobs,
             "machine": machine(), "date": stamp(), "command": " ".join(["python", "benchmarks/vlns_figure3.py", *sys.argv[1:]])}
+    for r in runs:  # keep the curves on the time grid only (the raw points make the file large)
+        r["curve"] = [None if np.isnan(v) else float(v) for v in step_curve(r["curve"], grid)]
     save_json(args.name, {"meta": meta, "grid": grid.tolist(), "summary": summary, "runs": runs})
 
     plt = pyplot()
