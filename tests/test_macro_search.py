@@ -95,6 +95,15 @@ def test_hash_table_path_gives_the_same_results(monkeypatch):
         _assert_same(puzzle)
 
 
+def test_many_colours_use_wide_rows_and_the_hash_table():
+    """Over 255 colours: pairs no longer fit 16 bits (int32 rows) and the key space is
+    far too large for a direct table."""
+    puzzle = generate(14, 14, 50, 600, 3, 3).puzzle
+    plan = build_macro_plan(puzzle)
+    assert plan.blocks.dtype == np.int32 and plan.bits > 0
+    _assert_same(puzzle)
+
+
 def test_search_resumes_exactly_across_tiny_slices(monkeypatch):
     """A few nodes per kernel call: the same solutions, nodes and nodes per depth."""
     puzzles = list(_puzzles([(4, 4, 2, 2, 2, range(3)), (6, 6, 3, 6, 3, (0,))]))
@@ -199,7 +208,7 @@ def test_skips_jump_exactly_over_the_blocks_sharing_the_used_tile():
             j = i + 1
             while j < len(blocks) and keys[j] == keys[i] and (blocks[j, :c + 1] == blocks[i, :c + 1]).all():
                 j += 1
-            assert blocks[i, column] == j
+            assert i + blocks[i, column] == j
 
 
 @pytest.mark.parametrize("size", [(5, 4), (4, 5), (5, 5), (2, 4), (4, 2)])

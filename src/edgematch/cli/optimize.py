@@ -11,7 +11,6 @@ from pathlib import Path
 from ..errors import InputError
 from ..formats import BOARD_FORMATS, format_board
 from ..formats.registry import format_for_extension
-from ..local.tabu import TabuParams
 from .common import HelpFormatter, add_puzzle_argument, print_json, puzzle_from, write_output
 
 EXAMPLES = """examples:
@@ -77,7 +76,11 @@ def time_limit_from(args) -> float | None:
     return total
 
 
-def params_from(args) -> TabuParams:
+def params_from(args):
+    # Imported here, not at module level: the tabu search pulls in SciPy and its compiled
+    # kernels, which every other subcommand would otherwise pay for at start-up.
+    from ..local.tabu import TabuParams
+
     values: dict = {}
     known = {f.name: f for f in fields(TabuParams)}
     for item in args.param:

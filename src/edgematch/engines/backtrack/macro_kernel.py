@@ -74,12 +74,15 @@ def build_hash(keys, bits):
 
 
 @njit(cache=True)
-def fill_skips(keys, tiles, blocks):
+def fill_skips(keys, tiles, blocks, largest):
     """Write the ``B_SKIP0`` / ``B_SKIP1`` columns of ``blocks``.
 
-    Blocks are sorted by key, then by tiles.  ``B_SKIPc`` of block ``i`` is the first block
-    after ``i`` whose key or tiles ``0..c`` differ from block ``i``'s: when tile ``c`` is
-    used (and the tiles before it are not), every block before that one uses it too.
+    Blocks are sorted by key, then by tiles.  ``B_SKIPc`` of block ``i`` is the distance
+    to the first block after ``i`` whose key or tiles ``0..c`` differ from block ``i``'s:
+    when tile ``c`` is used (and the tiles before it are not), every block in between uses
+    it too.  Distances are capped at ``largest`` (what the column's type holds): a shorter
+    jump only lands on a block that is then skipped again, so the cap costs a little time
+    and nothing else.
     """
     n = keys.shape[0]
     next0 = n
@@ -92,8 +95,8 @@ def fill_skips(keys, tiles, blocks):
                 next1 = j
             elif tiles[j, 1] != tiles[i, 1]:
                 next1 = j
-        blocks[i, B_SKIP0] = next0
-        blocks[i, B_SKIP1] = next1
+        blocks[i, B_SKIP0] = min(next0 - i, largest)
+        blocks[i, B_SKIP1] = min(next1 - i, largest)
 
 
 @njit(cache=True, inline="always")
@@ -141,9 +144,10 @@ def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
     limit) or ``out`` is full (when it has rows, each solution's ``placed`` row, i.e. the
     block index of every macro square, is copied into it).
 
-    ``blocks`` (n, 8) int32, one row per block (see the ``B_*`` columns): its four tiles,
-    where to go on when tile 0 or 1 is used (the end of the run of blocks sharing it and
-    the tiles before it), and the pairs on its east and south macro sides.
+    ``blocks`` (n, 8), one row per block (see the ``B_*`` columns; uint16 where everything
+    fits, for cache footprint, else int32): its four tiles, how far to jump when tile 0 or
+    1 is used (past the run of blocks sharing it and the tiles before it), and the pairs on
+    its east and south macro sides.
     ``key_start``/``slot_key``/``slot_value``: the candidate table (direct when
     ``slot_key`` is empty, else hashed with ``bits`` bits; see :func:`_candidates`).
     Returns ``(nodes, solutions, rows_written, examined, status)``.
@@ -162,64 +166,78 @@ def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
     written = 0
     examined = 0
     capacity = out.shape[0]
+    # the current depth's next candidate and range end live in registers; cur[d] / end[d]
+    # are written when the search descends and before every return
+    i = cur[d]
+    stop = end[d]
     while True:
-        i = cur[d]
-        if i < end[d]:
+        if i < stop:
             examined += 1
-            row = blocks[U(i)]
-            t0 = row[B_T0]
-            t1 = row[B_T1]
-            t2 = row[B_T2]
-            t3 = row[B_T3]
+            t0 = blocks[U(i), B_T0]
+            t1 = blocks[U(i), B_T1]
+            t2 = blocks[U(i), B_T2]
+            t3 = blocks[U(i), B_T3]
             if used[U(t0)] | used[U(t1)] | used[U(t2)] | used[U(t3)]:
                 # jump over every following block that shares the first used tile and the
                 # tiles before it (blocks are sorted so within a key)
                 if used[U(t0)]:
-                    cur[d] = row[B_SKIP0]
+                    i += blocks[U(i), B_SKIP0]
                 elif used[U(t1)]:
-                    cur[d] = row[B_SKIP1]
+                    i += blocks[U(i), B_SKIP1]
                 else:
-                    cur[d] = i + 1
+                    i += 1
                 if examined >= work_budget:
                     state[0] = d
+                    cur[d] = i
+                    end[d] = stop
                     return nodes, solutions, written, examined, BUDGET
                 continue
-            cur[d] = i + 1
             nodes += 1
             nodes_per_depth[d] += 1
             placed[d] = i
             if d == last:
+                i += 1
                 solutions += 1
                 if capacity > 0:
                     for s in range(D):
                         out[written, s] = placed[s]
                     written += 1
-                if (max_solutions >= 0 and solutions >= max_solutions) or (capacity > 0 and written == capacity):
+                if ((max_solutions >= 0 and solutions >= max_solutions) or (capacity > 0 and written == capacity)
+                        or nodes >= node_budget or examined >= work_budget):
                     state[0] = d
-                    return nodes, solutions, written, examined, SOLUTIONS
-                if nodes >= node_budget or examined >= work_budget:
-                    state[0] = d
-                    return nodes, solutions, written, examined, BUDGET
+                    cur[d] = i
+                    end[d] = stop
+                    status = BUDGET
+                    if (max_solutions >= 0 and solutions >= max_solutions) or (capacity > 0 and written == capacity):
+                        status = SOLUTIONS
+                    return nodes, solutions, written, examined, status
                 continue
             used[U(t0)] = 1
             used[U(t1)] = 1
             used[U(t2)] = 1
             used[U(t3)] = 1
-            east[d] = row[B_EAST]
-            south[d] = row[B_SOUTH]
+            east[d] = blocks[U(i), B_EAST]
+            south[d] = blocks[U(i), B_SOUTH]
+            cur[d] = i + 1
+            end[d] = stop
             d += 1
-            cur[d], end[d] = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
-                                         slot_key, slot_value, key_start, shift, mask)
+            i, stop = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
+                                  slot_key, slot_value, key_start, shift, mask)
             if nodes >= node_budget or examined >= work_budget:
                 state[0] = d
+                cur[d] = i
+                end[d] = stop
                 return nodes, solutions, written, examined, BUDGET
         else:
             if d == 0:
                 state[0] = 0
+                cur[0] = i
                 return nodes, solutions, written, examined, FINISHED
             d -= 1
-            row = blocks[U(placed[d])]
-            used[U(row[B_T0])] = 0
-            used[U(row[B_T1])] = 0
-            used[U(row[B_T2])] = 0
-            used[U(row[B_T3])] = 0
+            j = placed[d]
+            used[U(blocks[U(j), B_T0])] = 0
+            used[U(blocks[U(j), B_T1])] = 0
+            used[U(blocks[U(j), B_T2])] = 0
+            used[U(blocks[U(j), B_T3])] = 0
+            i = cur[d]
+            stop = end[d]

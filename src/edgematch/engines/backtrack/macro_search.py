@@ -202,9 +202,11 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     del tile_key
     keys = keys[order]
     tiles = tiles[order]
-    packed = np.empty((len(keys), 8), np.int32)
+    # 16 bytes per block when tile numbers and pairs fit in 16 bits (e2: 4.3 million blocks)
+    row_type = np.uint16 if puzzle.n_tiles <= 0xFFFF and k2 <= 0xFFFF else np.int32
+    packed = np.empty((len(keys), 8), row_type)
     packed[:, MK.B_T0:MK.B_T3 + 1] = tiles
-    MK.fill_skips(keys, tiles, packed)
+    MK.fill_skips(keys, tiles, packed, np.iinfo(row_type).max)
     packed[:, MK.B_EAST] = east[order]
     packed[:, MK.B_SOUTH] = south[order]
     del east, south
