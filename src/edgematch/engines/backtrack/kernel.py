@@ -132,20 +132,27 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
                     return nodes, leaves, written, BUDGET
                 continue
             board[U(order[U(d)])] = found
-            used[U(found >> 2)] = 1
-            d += 1
-            k = rows[U(d), P_BASE]
-            n = rows[U(d), P_NKEY]
+            e = d + 1
+            k = rows[U(e), P_BASE]
+            n = rows[U(e), P_NKEY]
             if n > 0:
-                k += pcol[U(board[U(rows[U(d), P_KEY])] * 4 + rows[U(d), P_KEY + 1])] * rows[U(d), P_KEY + 2]
+                k += pcol[U(board[U(rows[U(e), P_KEY])] * 4 + rows[U(e), P_KEY + 1])] * rows[U(e), P_KEY + 2]
                 if n > 1:
-                    k += pcol[U(board[U(rows[U(d), P_KEY + 3])] * 4 + rows[U(d), P_KEY + 4])] * rows[U(d), P_KEY + 5]
+                    k += pcol[U(board[U(rows[U(e), P_KEY + 3])] * 4 + rows[U(e), P_KEY + 4])] * rows[U(e), P_KEY + 5]
                     if n > 2:
-                        k += pcol[U(board[U(rows[U(d), P_KEY + 6])] * 4 + rows[U(d), P_KEY + 7])] * rows[U(d), P_KEY + 8]
+                        k += pcol[U(board[U(rows[U(e), P_KEY + 6])] * 4 + rows[U(e), P_KEY + 7])] * rows[U(e), P_KEY + 8]
                         if n > 3:
-                            k += pcol[U(board[U(rows[U(d), P_KEY + 9])] * 4 + rows[U(d), P_KEY + 10])] * rows[U(d), P_KEY + 11]
-            cur[U(d)] = starts[U(k)]
-            end[U(d)] = starts[U(k + 1)]
+                            k += pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])] * rows[U(e), P_KEY + 11]
+            first = starts[U(k)]
+            after = starts[U(k + 1)]
+            if first < after:
+                # Descend only into a non-empty candidate list: an empty one is a dead end
+                # known now, so the tile is never marked used and the loop stays at depth d
+                # (the node is placed and counted all the same).
+                used[U(found >> 2)] = 1
+                d = e
+                cur[U(d)] = first
+                end[U(d)] = after
             if nodes >= node_budget:
                 state[0] = d
                 return nodes, leaves, written, BUDGET
