@@ -76,6 +76,11 @@ def test_compiled_hungarian_matches_scipy(k, seed, spread):
     assert total == cost[np.arange(k), assign].sum()
     rows, cols = linear_sum_assignment(cost)
     assert total == cost[rows, cols].sum()
+    assign, total = solve(cost, maximize=True)  # the form the tabu search uses
+    assert sorted(assign.tolist()) == list(range(k))
+    assert total == cost[np.arange(k), assign].sum()
+    rows, cols = linear_sum_assignment(cost, maximize=True)
+    assert total == cost[rows, cols].sum()
 
 
 def test_hungarian_handles_prohibitive_costs():
@@ -291,11 +296,13 @@ def step(search: TabuVLNS, puzzle, state: SearchState, moves: int) -> SearchStat
     return search.optimize(puzzle, state=state, max_moves=state.moves + moves).state
 
 
+@pytest.mark.parametrize("assignment", ["scipy", "compiled"])
 @pytest.mark.parametrize("extra", [{}, {"accept_slack": 1}, {"penalty": 2, "penalty_decay": 3},
-                                   {"selection": "checkerboard", "diversify_rotation": "random", "tie_break": "first"}])
-def test_tabu_run_keeps_invariants(puzzle7, extra):
+                                   {"selection": "checkerboard", "diversify_rotation": "random", "tie_break": "first"},
+                                   {"forced_moves": 1}])
+def test_tabu_run_keeps_invariants(puzzle7, extra, assignment):
     search = TabuVLNS(seed=1, set_size=3, set_size_max=8, plateau_length=40, intensify_after=3, diversify_moves=3,
-                      **extra)
+                      assignment=assignment, **extra)
     state = search.initial_state(puzzle7)
     for _ in range(25):
         state = step(search, puzzle7, state, 37)
@@ -314,6 +321,19 @@ def test_tabu_run_keeps_invariants(puzzle7, extra):
             if nb >= 0:
                 assert weights[q, side] == weights[nb, (side + 2) % 4]
     assert (weights > 1).any() == ("penalty" in extra)
+
+
+@pytest.mark.parametrize("extra", [{}, {"penalty": 2}, {"forced_moves": 1}])
+def test_scipy_and_compiled_assignment_make_the_same_run(puzzle7, extra):
+    """Both modes share every step but the solver.  With random tie-breaking the noise in
+    the weights makes each move's optimal assignment unique (a tie needs two different
+    permutations with equal noise sums), so SciPy and the compiled Hungarian method pick
+    the same one, move after move, and the two runs coincide."""
+    runs = [TabuVLNS(seed=7, set_size=3, set_size_max=12, plateau_length=40, intensify_after=3, assignment=mode,
+                     **extra).optimize(puzzle7, max_moves=2500).state for mode in ("scipy", "compiled")]
+    assert runs[0].counters[K.CHANGES] > 100
+    for name in ("tile", "rot", "best_tile", "tabu_pos", "tabu_arc", "rng", "counters", "side_weights"):
+        assert np.array_equal(getattr(runs[0], name), getattr(runs[1], name)), name
 
 
 def test_penalties_weigh_unmatched_joins():
@@ -385,9 +405,12 @@ def test_intensification_restores_the_best_board(puzzle6):
     assert seen > 0
 
 
-def test_resumed_search_continues_exactly(puzzle7):
+@pytest.mark.parametrize("tie_break", ["random", "first"])
+@pytest.mark.parametrize("assignment", ["scipy", "compiled"])
+def test_resumed_search_continues_exactly(puzzle7, assignment, tie_break):
     """Stopping, saving the state as bytes and resuming gives the very same run."""
-    search = TabuVLNS(seed=11, set_size=3, set_size_max=7, plateau_length=60, intensify_after=2)
+    search = TabuVLNS(seed=11, set_size=3, set_size_max=7, plateau_length=60, intensify_after=2, tie_break=tie_break,
+                      assignment=assignment)
     straight = search.optimize(puzzle7, max_moves=3000).state
     half = search.optimize(puzzle7, max_moves=1300).state
     restored = SearchState.from_bytes(half.to_bytes())
@@ -467,6 +490,13 @@ def test_plain_lns_and_parameters():
         TabuParams(arc_tenure=(5, 2))
     with pytest.raises(InputError):
         TabuVLNS(no_such_parameter=1)
+    with pytest.raises(InputError, match="assignment"):
+        TabuParams(assignment="lapjv")
+    for mode in ("scipy", "compiled"):
+        assert TabuParams.from_dict(TabuParams(assignment=mode).to_dict()).assignment == mode
+    old = TabuParams().to_dict()
+    del old["assignment"]  # parameters recorded before the choice existed: the compiled solver they ran with
+    assert TabuParams.from_dict(old).assignment == "compiled"
     with pytest.raises(InputError, match="end condition"):
         TabuVLNS().optimize(generate(4, seed=1).puzzle)
 

@@ -18,7 +18,7 @@ from edgematch.cli.main import main
 from edgematch.errors import InputError
 from edgematch.formats import format_puzzle, parse_board, read_board
 from edgematch.generate import generate
-from edgematch.local import SearchState, TabuVLNS
+from edgematch.local import SearchState, TabuParams, TabuVLNS
 from edgematch.runs import RunStore, resume_run, start_run
 from edgematch.runs.store import KEEP_CHECKPOINTS
 
@@ -119,6 +119,39 @@ def test_resume_continues_the_saved_search_exactly(tmp_path, small):
     assert resumed.result.best_score == straight.best_score
 
 
+def test_resume_of_a_scipy_run_continues_it_exactly(tmp_path, small):
+    """A run whose assignments SciPy solves resumes in that mode (the parameters are
+    recorded with the run) and makes the moves of a run never stopped."""
+    db = tmp_path / "runs.sqlite"
+    params = TabuParams(assignment="scipy", tie_break="first")  # ties left to the solver: the mode matters
+    first = start_run(small, params=params, seed=9, max_moves=3000, db=db, handle_signals=False)
+    with RunStore(db) as store:
+        assert store.run(first.run_id).params["assignment"] == "scipy"
+        store.conn.execute("UPDATE runs SET max_moves=6000 WHERE id=?", (first.run_id,))
+    resumed = resume_run(first.run_id, db=db, handle_signals=False, time_limit=600)
+    straight = TabuVLNS(params, seed=9).optimize(small, max_moves=6000)
+    assert resumed.result.moves == 6000 and resumed.result.statistics["params"]["assignment"] == "scipy"
+    for name in ("tile", "rot", "best_tile", "tabu_arc", "rng", "counters"):
+        assert np.array_equal(getattr(resumed.result.state, name), getattr(straight.state, name)), name
+    assert resumed.best_board.score() == resumed.best_score == straight.best_score
+
+
+def test_run_recorded_before_the_assignment_choice_resumes_compiled(tmp_path, small):
+    """Parameters stored without ``assignment`` are those of the compiled solver they ran with."""
+    db = tmp_path / "runs.sqlite"
+    params = TabuParams(assignment="compiled", tie_break="first")
+    first = start_run(small, params=params, seed=4, max_moves=2000, db=db, handle_signals=False)
+    old = params.to_dict()
+    del old["assignment"]
+    with RunStore(db) as store:
+        store.conn.execute("UPDATE runs SET max_moves=4000, params=? WHERE id=?", (json.dumps(old), first.run_id))
+    resumed = resume_run(first.run_id, db=db, handle_signals=False, time_limit=600)
+    straight = TabuVLNS(params, seed=4).optimize(small, max_moves=4000)
+    assert resumed.result.statistics["params"]["assignment"] == "compiled"
+    assert np.array_equal(resumed.result.state.tile, straight.state.tile)
+    assert np.array_equal(resumed.result.state.counters, straight.state.counters)
+
+
 def test_resuming_a_live_run_is_refused(tmp_path, small):
     db = tmp_path / "runs.sqlite"
     with RunStore(db) as store:
@@ -150,6 +183,22 @@ def test_optimize_json_out_file_and_runs_listing(capsys, tmp_path, puzzle_file, 
     assert code == 0 and "https://e2.bucas.name/" in stdout
     code, stdout, _ = cli(capsys, "optimize", str(puzzle_file), "--moves", "100", "--db", str(db))
     assert code == 0 and "best score" in stdout and "https://" in stdout
+
+
+def test_optimize_with_scipy_assignment_on_the_command_line(capsys, tmp_path, puzzle_file, small):
+    db = tmp_path / "runs.sqlite"
+    out = tmp_path / "best.txt"
+    code, stdout, err = cli(capsys, "optimize", str(puzzle_file), "--moves", "2000", "--seed", "3", "--start",
+                            "random", "--param", "assignment=scipy", "--db", str(db), "--out", str(out), "--json",
+                            "--quiet")
+    assert code == 0, err
+    report = json.loads(stdout)
+    assert report["moves"] == 2000 and read_board(out, small).score() == report["best_score"]
+    with RunStore(db) as store:
+        assert store.run(report["run_id"]).params["assignment"] == "scipy"
+    code, _, err = cli(capsys, "optimize", str(puzzle_file), "--moves", "10", "--param", "assignment=lapjv",
+                       "--db", str(db))
+    assert code == 2 and "assignment" in err
 
 
 @pytest.mark.parametrize("start", ["cp", "backtrack"])

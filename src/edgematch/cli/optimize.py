@@ -54,7 +54,8 @@ def register(sub) -> None:
                         help="start a new segment from a fresh start (same kind as --start) after MOVES moves "
                              "without a new best in the segment (0: never)")
     search.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="any tabu parameter, e.g. plateau_length=2000 or arc_tenure=5,20 (repeatable)")
+                        help="any tabu parameter, e.g. plateau_length=2000, arc_tenure=5,20 or "
+                             "assignment=scipy (repeatable)")
     out = p.add_argument_group("output and runs")
     out.add_argument("--out", metavar="FILE", help="write the best board (format by extension, default edgematch)")
     out.add_argument("--out-format", metavar="FMT", help=f"board format of --out ({', '.join(sorted(BOARD_FORMATS))})")
@@ -109,7 +110,7 @@ def _parse_value(name: str, text: str):
         if name in ("position_tenure", "arc_tenure"):
             low, _, high = text.partition(",")
             return (int(low), int(high or low))
-        if name in ("selection", "diversify_rotation", "tie_break"):
+        if name in ("selection", "diversify_rotation", "tie_break", "assignment"):
             return text
         if name == "set_size_max" and text.lower() in ("none", ""):
             return None

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from ..errors import InputError
 from ..model import Board, Puzzle
@@ -43,6 +44,9 @@ from .tables import build_tables
 SELECTION_CODES = {"random": K.SEL_RANDOM, "violated": K.SEL_VIOLATED, "checkerboard": K.SEL_CHECKERBOARD}
 ROTATION_CODES = {"best": K.ROT_BEST, "random": K.ROT_RANDOM}
 TIE_CODES = {"first": 0, "random": 1}
+ASSIGNMENT_SOLVERS = ("scipy", "compiled")
+#: the solver of runs recorded before ``assignment`` existed (they resume as they ran)
+LEGACY_ASSIGNMENT = "compiled"
 #: the arc tabu table is exact up to this many entries (n_squares**2), hashed beyond
 MAX_ARC_TABLE = 1 << 22
 
@@ -76,6 +80,14 @@ class TabuParams:
     tie_break:
         ``random``: among optimal assignments (and equally good rotations) one is taken
         at random, so that the search drifts across plateaus; ``first``: deterministic.
+    assignment:
+        Who solves each move's maximum-weight assignment: ``scipy``
+        (``scipy.optimize.linear_sum_assignment``, called from Python between two
+        compiled halves of the move) or ``compiled`` (our Hungarian method,
+        :mod:`.hungarian`, inside one compiled loop).  Both solve the same matrices
+        exactly and share every other step; they may pick different assignments among
+        equally good ones, so a run is reproducible within one mode.
+        The default is chosen by speed (docs/optimize.md).
     """
 
     set_size: int = 16
@@ -94,6 +106,7 @@ class TabuParams:
     penalty: int = 0
     penalty_decay: int = 0
     restart_after: int = 0
+    assignment: str = "compiled"
 
     def __post_init__(self):
         object.__setattr__(self, "position_tenure", tuple(int(x) for x in self.position_tenure))
@@ -111,6 +124,8 @@ class TabuParams:
             raise InputError(f"unknown diversify_rotation '{self.diversify_rotation}' (best or random)")
         if self.tie_break not in TIE_CODES:
             raise InputError(f"unknown tie_break '{self.tie_break}' (random or first)")
+        if self.assignment not in ASSIGNMENT_SOLVERS:
+            raise InputError(f"unknown assignment solver '{self.assignment}' (scipy or compiled)")
         for name in ("position_tenure", "arc_tenure"):
             low, high = getattr(self, name)
             if len(getattr(self, name)) != 2 or low < 0 or high < low:
@@ -160,6 +175,8 @@ class TabuParams:
         unknown = set(data) - known
         if unknown:
             raise InputError(f"unknown tabu parameter(s): {', '.join(sorted(unknown))}")
+        data = dict(data)
+        data.setdefault("assignment", LEGACY_ASSIGNMENT)  # recorded before the choice existed
         return cls(**data)
 
 
@@ -313,6 +330,52 @@ class _Running:
 ProgressCallback = Callable[[Progress], Any]
 
 
+class _Moves:
+    """The work arrays of the moves and the two ways to run a batch of them.
+
+    Allocated once per :meth:`TabuVLNS.optimize` call, so that a move creates no Python
+    object beyond what SciPy needs (the scipy mode's ``k x k`` views of ``matrix`` are made
+    here too, one per possible ``k``).
+    """
+
+    def __init__(self, tables, movable: np.ndarray, params: np.ndarray, state: SearchState, matched: np.ndarray,
+                 solver: str):
+        n = tables.n_squares
+        cap = max(int(params[K.P_SIZE_MAX]), 2)
+        self.work = np.zeros((K.N_WORK_ROWS, n), dtype=np.int64)
+        self.needs = np.empty((cap, 4), dtype=np.int64)
+        self.raw = np.empty((cap, cap), dtype=np.int64)
+        self.best_r = np.empty((cap, cap), dtype=np.int64)
+        # SciPy works in float64: the weights (integers below 2**45, exact in a double) are
+        # written as such, which spares SciPy a conversion per move
+        self.matrix = np.zeros(cap * cap, dtype=np.float64 if solver == "scipy" else np.int64)
+        self.assign = np.zeros(cap, dtype=np.int64)
+        self.hungarian = np.zeros((5, cap + 1), dtype=np.int64)
+        self.used = np.zeros(cap + 1, dtype=np.bool_)
+        self.views = [self.matrix[:k * k].reshape(k, k) for k in range(cap + 1)]
+        # the arguments every batch passes (the arrays are updated in place)
+        self.head = (tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
+                     tables.inner_sides, movable, state.tile, state.rot, matched, state.segment_tile,
+                     state.segment_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc, state.rng,
+                     state.counters, state.side_weights, params)
+        self.tail = (self.work, self.needs, self.raw, self.best_r, self.matrix)
+
+    def compiled_batch(self, end: int, target: int) -> int:
+        """Moves up to move ``end``, all in one compiled call (compiled Hungarian method)."""
+        return K.tabu_run(*self.head, end, target, *self.tail, self.assign, self.hungarian, self.used)
+
+    def scipy_batch(self, end: int, target: int) -> int:
+        """Moves up to move ``end``, each assignment solved by SciPy between two compiled calls."""
+        step, solve, views = K.tabu_step, linear_sum_assignment, self.views
+        args = [*self.head, end, target, *self.tail, -1, self.assign]
+        code, k = step(*args)
+        while code == K.MOVE_PENDING:
+            args[-2] = k
+            args[-1] = solve(views[k], maximize=True)[1]
+            code, k = step(*args)
+        return code
+
+
 # --------------------------------------------------------------------------- the search
 class TabuVLNS:
     """Tabu search with the very large (assignment) neighbourhood.
@@ -379,6 +442,8 @@ class TabuVLNS:
         matched = np.zeros(puzzle.n_squares, dtype=np.int64)
         state.counters[K.SCORE] = all_matches(tables.rotated, tables.neighbours, state.tile, state.rot, matched)
         running = _Running(puzzle, state)
+        moves = _Moves(tables, movable, params, state, matched, self.params.assignment)
+        run_batch = moves.scipy_batch if self.params.assignment == "scipy" else moves.compiled_batch
 
         started = time.perf_counter()
         base_elapsed = state.elapsed
@@ -398,10 +463,7 @@ class TabuVLNS:
                 end = min(end, max(int(c[K.BEST_MOVE]), int(c[K.SEGMENT_START])) + self.params.restart_after)
             moves_before = state.moves
             t0 = time.perf_counter()
-            code = K.tabu_run(tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
-                              tables.inner_sides, movable, state.tile, state.rot, matched, state.segment_tile,
-                              state.segment_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc,
-                              state.rng, state.counters, state.side_weights, params, end, target)
+            code = run_batch(end, target)
             now = time.perf_counter()
             spent = now - t0
             state.elapsed = base_elapsed + (now - started)

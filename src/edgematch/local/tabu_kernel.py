@@ -1,10 +1,19 @@
 """The compiled loop of the tabu search with the assignment neighbourhood (Algorithm 1).
 
-One call runs up to ``max_moves`` moves and returns, so that Python can watch the clock,
-report progress and checkpoint between calls.  All state lives in arrays owned by the
-caller (board, best board, tabu lists, random generator, counters): a call can stop
-anywhere and the next call, or a run resumed from a checkpoint of those arrays, goes on
-exactly as if it had never stopped.
+A move is two compiled pieces with the assignment solved between them:
+:func:`prepare_move` (steps 1 and 2 below: choose S, build the weight matrix) and
+:func:`apply_move` (steps 3 to 5: place the pieces, tabu lists, plateau, diversification,
+intensification, incremental score).  :func:`tabu_run` loops over both with the compiled
+Hungarian method in between (``assignment="compiled"``); :func:`tabu_step` finishes one
+move and prepares the next so that Python can call
+``scipy.optimize.linear_sum_assignment`` in between (``assignment="scipy"``, driven from
+:mod:`.tabu`).  Both modes run the same algorithm on the same matrices.
+
+One call of :func:`tabu_run` runs up to ``max_moves`` moves and returns, so that Python
+can watch the clock, report progress and checkpoint between calls.  All state lives in
+arrays owned by the caller (board, best board, tabu lists, random generator, counters): a
+call can stop after any move and the next call, or a run resumed from a checkpoint of
+those arrays, goes on exactly as if it had never stopped.
 
 One move (Schaus & Deville 2008, sections 3 and 4):
 
@@ -12,7 +21,7 @@ One move (Schaus & Deville 2008, sections 3 and 4):
    (random order, most violated first, or one colour of the checkerboard);
 2. weight every (piece of S, hole of S) pair with its best fitting rotation; arcs that
    would undo a recent move (piece now on ``j`` back to ``i``) get a prohibitive cost;
-3. solve the assignment exactly (Hungarian method) and apply it;
+3. solve the maximum-weight assignment exactly and apply it;
 4. make the positions of S tabu, and each reverse arc ``(new, old)`` of a moved piece, for
    tenures drawn between their bounds;
 5. a plateau (no progress for ``plateau_length`` moves) triggers a diversification of
@@ -25,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .hungarian import min_cost_assignment
+from .hungarian import max_weight_assignment
 from .kernels import (
     FORBIDDEN,
     SCALE,
@@ -58,8 +67,9 @@ SEL_RANDOM, SEL_VIOLATED, SEL_CHECKERBOARD = 0, 1, 2
 MAX_SIDE_WEIGHT = 4096
 ROT_BEST, ROT_RANDOM = 0, 1
 
-#: return codes
-BATCH_DONE, TARGET_REACHED, INTENSIFICATIONS_DONE = 0, 1, 2
+#: return codes (MOVE_DONE: a move is finished and the run goes on; MOVE_PENDING: a move is
+#: prepared and waits for its assignment)
+BATCH_DONE, TARGET_REACHED, INTENSIFICATIONS_DONE, MOVE_DONE, MOVE_PENDING = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -209,123 +219,195 @@ def _copy_board(src_tile, src_rot, dst_tile, dst_rot):
         dst_rot[q] = src_rot[q]
 
 
+# work rows of the int64 (N_WORK_ROWS, n_squares) array ``work`` (one per optimize call)
+W_ORDER, W_SCRATCH, W_MARK, W_SQUARES, W_PIECES, W_OFFSETS = range(6)
+N_WORK_ROWS = 6
+
+
+@njit(cache=True)
+def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
+                 tile, rot, matched, tabu_pos, tabu_arc, rng, counters, side_weights, params,
+                 work, needs, raw, best_r, matrix):
+    """Steps 1 and 2 of the next move: choose S and price every (piece, hole) pair.
+
+    Returns ``k = |S|``.  When ``k >= 2`` the first ``k * k`` entries of ``matrix`` hold
+    the ``k x k`` assignment weights, row-major (row ``i``: the piece now on
+    ``work[W_SQUARES, i]``, column ``j``: hole ``work[W_SQUARES, j]``), to be maximised:
+    ``matched sides * SCALE + tie-breaking noise``, ``-TABU`` on a tabu arc or a forced
+    piece staying put, ``-FORBIDDEN`` where the piece cannot fit the hole's border; and
+    ``best_r[i, j]`` the rotation of that pair.  Nothing on the board changes here; the
+    move is finished by :func:`apply_move` with the assignment of ``matrix``.
+    """
+    n = tile.shape[0]
+    arc_size = tabu_arc.shape[0]
+    squares = work[W_SQUARES]
+    pieces = work[W_PIECES]
+    offsets = work[W_OFFSETS]
+    it = counters[MOVES]
+    tie_random = params[P_TIE_RANDOM] != 0
+    size = between(rng, params[P_SIZE_MIN], params[P_SIZE_MAX])
+    k = select_holes(params[P_SELECTION], size, neighbours, parity, inner_sides, matched, movable,
+                     movable.shape[0], tabu_pos, it, rng, work[W_ORDER], work[W_SCRATCH], work[W_MARK], squares)
+    if k < 2:
+        return k
+    for j in range(k):
+        pieces[j] = tile[squares[j]]
+        offsets[j] = below(rng, 4) if tie_random else 0
+    hole_needs(rotated, neighbours, tile, rot, squares, k, needs)
+    if params[P_PENALTY] > 0:
+        weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k,
+                                    raw, best_r, offsets)
+    else:
+        assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, raw, best_r, offsets)
+    noise_cap = SCALE // (k + 1)
+    for i in range(k):
+        for j in range(k):
+            w = raw[i, j]
+            if w < 0:
+                matrix[i * k + j] = -FORBIDDEN
+                continue
+            g = w * SCALE
+            if tie_random:
+                g += below(rng, noise_cap)
+            if i != j and tabu_arc[arc_slot(squares[i], squares[j], n, arc_size)] > it:
+                g -= TABU
+            matrix[i * k + j] = g
+    for f in range(min(params[P_FORCE], k)):  # these pieces must leave their square
+        i = below(rng, k)
+        matrix[i * k + i] -= TABU
+    return k
+
+
+@njit(cache=True)
+def apply_move(rotated, neighbours, outer_mask, fit, movable,
+               tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
+               side_weights, params, target, work, best_r, k, assign):
+    """Steps 3 to 5 of the move prepared by :func:`prepare_move` (``k`` holes; piece ``i``
+    goes to hole ``assign[i]``; ``k < 2``: no assignment, the move changes nothing).
+
+    Places the pieces, keeps the score, sets the tabu lists and counts the move, then does
+    what the counters call for: save a new best, diversify on a plateau, intensify.
+    Returns MOVE_DONE, or TARGET_REACHED / INTENSIFICATIONS_DONE when the run must end.
+    """
+    n = tile.shape[0]
+    arc_size = tabu_arc.shape[0]
+    squares = work[W_SQUARES]
+    it = counters[MOVES]
+    changed = False
+    if k >= 2:
+        for i in range(k):
+            j = assign[i]
+            if j != i or best_r[i, j] != rot[squares[i]]:
+                changed = True
+        if changed:
+            counters[SCORE] += place_assignment(rotated, neighbours, tile, rot, matched, squares, work[W_PIECES], k,
+                                                assign, best_r)
+        for i in range(k):
+            j = assign[i]
+            if j != i:
+                tabu_arc[arc_slot(squares[j], squares[i], n, arc_size)] = it + between(
+                    rng, params[P_ARC_MIN], params[P_ARC_MAX])
+        if params[P_POS_MAX] > 0:
+            for j in range(k):
+                tabu_pos[squares[j]] = it + between(rng, params[P_POS_MIN], params[P_POS_MAX])
+    counters[MOVES] = it + 1
+    if changed:
+        counters[CHANGES] += 1
+    if counters[SCORE] > counters[BEST]:
+        _save_best(tile, rot, best_tile, best_rot, counters)
+    if counters[SCORE] > counters[PLATEAU_REF]:
+        counters[PLATEAU_REF] = counters[SCORE]
+        counters[LAST_PROGRESS] = counters[MOVES]
+    elif params[P_PLATEAU] > 0 and counters[MOVES] - counters[LAST_PROGRESS] >= params[P_PLATEAU]:
+        counters[DIVERSIFICATIONS] += 1
+        counters[PLATEAUS] += 1
+        slack = params[P_ACCEPT_SLACK]
+        if slack >= 0:  # acceptance of the new local optimum, else back to the previous one
+            if counters[SCORE] >= counters[LOCAL] - slack:
+                _copy_board(tile, rot, local_tile, local_rot)
+                counters[LOCAL] = counters[SCORE]
+            else:
+                _copy_board(local_tile, local_rot, tile, rot)
+                counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
+        if params[P_PENALTY] > 0:
+            bump_penalties(rotated, neighbours, tile, rot, side_weights, params[P_PENALTY], counters,
+                           params[P_PENALTY_DECAY])
+        counters[SCORE] += diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
+                                     movable.shape[0], params[P_DIV_MOVES], params[P_DIV_ROTATION], rng)
+        if counters[SCORE] > counters[BEST]:
+            _save_best(tile, rot, best_tile, best_rot, counters)
+        elif params[P_INTENSIFY] > 0 and counters[PLATEAUS] >= params[P_INTENSIFY]:
+            for q in range(n):
+                tile[q] = best_tile[q]
+                rot[q] = best_rot[q]
+            counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
+            counters[PLATEAUS] = 0
+            counters[INTENSIFICATIONS] += 1
+            if slack >= 0:
+                _copy_board(tile, rot, local_tile, local_rot)
+                counters[LOCAL] = counters[SCORE]
+        counters[PLATEAU_REF] = counters[SCORE]
+        counters[LAST_PROGRESS] = counters[MOVES]
+    if target > 0 and counters[BEST] >= target:
+        return TARGET_REACHED
+    if params[P_MAX_INTENSIFY] > 0 and counters[INTENSIFICATIONS] >= params[P_MAX_INTENSIFY]:
+        return INTENSIFICATIONS_DONE
+    return MOVE_DONE
+
+
 @njit(cache=True)
 def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
              tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
-             side_weights, params, max_moves, target):
-    """Run moves until ``counters[MOVES] == max_moves``, the target or the intensification limit."""
-    n = tile.shape[0]
-    n_movable = movable.shape[0]
-    arc_size = tabu_arc.shape[0]
-    order = np.empty(n, dtype=np.int64)
-    scratch = np.empty(n, dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int64)
-    squares = np.empty(n, dtype=np.int64)
-    pieces = np.empty(n, dtype=np.int64)
-    offsets = np.zeros(n, dtype=np.int64)
-    size_cap = max(params[P_SIZE_MAX], 2)
-    needs = np.empty((size_cap, 4), dtype=np.int64)
-    weights = np.empty((size_cap, size_cap), dtype=np.int64)
-    best_r = np.empty((size_cap, size_cap), dtype=np.int64)
-    cost = np.empty((size_cap, size_cap), dtype=np.int64)
-    assign = np.empty(size_cap, dtype=np.int64)
-    u = np.empty(size_cap + 1, dtype=np.int64)
-    v = np.empty(size_cap + 1, dtype=np.int64)
-    p = np.empty(size_cap + 1, dtype=np.int64)
-    way = np.empty(size_cap + 1, dtype=np.int64)
-    minv = np.empty(size_cap + 1, dtype=np.int64)
-    used = np.empty(size_cap + 1, dtype=np.bool_)
+             side_weights, params, max_moves, target, work, needs, raw, best_r, matrix, assign, hungarian, used):
+    """Run moves until ``counters[MOVES] == max_moves``, the target or the intensification
+    limit, each solved by the compiled Hungarian method (``assignment="compiled"``).
 
-    tie_random = params[P_TIE_RANDOM] != 0
-    penalised = params[P_PENALTY] > 0
+    ``work, needs, raw, best_r, matrix, assign`` are the work arrays of the move (see
+    :func:`prepare_move`), ``hungarian`` (5, |S|max + 1) and ``used`` those of the solver.
+    """
     while counters[MOVES] < max_moves:
-        it = counters[MOVES]
-        size = between(rng, params[P_SIZE_MIN], params[P_SIZE_MAX])
-        k = select_holes(params[P_SELECTION], size, neighbours, parity, inner_sides, matched, movable,
-                         n_movable, tabu_pos, it, rng, order, scratch, mark, squares)
-        changed = False
+        k = prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable, tile, rot, matched,
+                         tabu_pos, tabu_arc, rng, counters, side_weights, params, work, needs, raw, best_r, matrix)
         if k >= 2:
-            for j in range(k):
-                pieces[j] = tile[squares[j]]
-                offsets[j] = below(rng, 4) if tie_random else 0
-            hole_needs(rotated, neighbours, tile, rot, squares, k, needs)
-            if penalised:
-                weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k,
-                                            weights, best_r, offsets)
-            else:
-                assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weights, best_r, offsets)
-            noise_cap = SCALE // (k + 1)
-            for i in range(k):
-                for j in range(k):
-                    w = weights[i, j]
-                    if w < 0:
-                        cost[i, j] = FORBIDDEN
-                        continue
-                    c = -w * SCALE
-                    if tie_random:
-                        c -= below(rng, noise_cap)
-                    if i != j and tabu_arc[arc_slot(squares[i], squares[j], n, arc_size)] > it:
-                        c += TABU
-                    cost[i, j] = c
-            for f in range(min(params[P_FORCE], k)):  # these pieces must leave their square
-                i = below(rng, k)
-                cost[i, i] += TABU
-            min_cost_assignment(cost, k, assign, u, v, p, way, minv, used)
-            for i in range(k):
-                j = assign[i]
-                if j != i or best_r[i, j] != rot[squares[i]]:
-                    changed = True
-            if changed:
-                counters[SCORE] += place_assignment(rotated, neighbours, tile, rot, matched, squares, pieces, k,
-                                                    assign, best_r)
-            for i in range(k):
-                j = assign[i]
-                if j != i:
-                    tabu_arc[arc_slot(squares[j], squares[i], n, arc_size)] = it + between(
-                        rng, params[P_ARC_MIN], params[P_ARC_MAX])
-            if params[P_POS_MAX] > 0:
-                for j in range(k):
-                    tabu_pos[squares[j]] = it + between(rng, params[P_POS_MIN], params[P_POS_MAX])
-        counters[MOVES] = it + 1
-        if changed:
-            counters[CHANGES] += 1
-        if counters[SCORE] > counters[BEST]:
-            _save_best(tile, rot, best_tile, best_rot, counters)
-        if counters[SCORE] > counters[PLATEAU_REF]:
-            counters[PLATEAU_REF] = counters[SCORE]
-            counters[LAST_PROGRESS] = counters[MOVES]
-        elif params[P_PLATEAU] > 0 and counters[MOVES] - counters[LAST_PROGRESS] >= params[P_PLATEAU]:
-            counters[DIVERSIFICATIONS] += 1
-            counters[PLATEAUS] += 1
-            slack = params[P_ACCEPT_SLACK]
-            if slack >= 0:  # acceptance of the new local optimum, else back to the previous one
-                if counters[SCORE] >= counters[LOCAL] - slack:
-                    _copy_board(tile, rot, local_tile, local_rot)
-                    counters[LOCAL] = counters[SCORE]
-                else:
-                    _copy_board(local_tile, local_rot, tile, rot)
-                    counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
-            if penalised:
-                bump_penalties(rotated, neighbours, tile, rot, side_weights, params[P_PENALTY], counters,
-                               params[P_PENALTY_DECAY])
-            counters[SCORE] += diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
-                                         n_movable, params[P_DIV_MOVES], params[P_DIV_ROTATION], rng)
-            if counters[SCORE] > counters[BEST]:
-                _save_best(tile, rot, best_tile, best_rot, counters)
-            elif params[P_INTENSIFY] > 0 and counters[PLATEAUS] >= params[P_INTENSIFY]:
-                for q in range(n):
-                    tile[q] = best_tile[q]
-                    rot[q] = best_rot[q]
-                counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
-                counters[PLATEAUS] = 0
-                counters[INTENSIFICATIONS] += 1
-                if slack >= 0:
-                    _copy_board(tile, rot, local_tile, local_rot)
-                    counters[LOCAL] = counters[SCORE]
-            counters[PLATEAU_REF] = counters[SCORE]
-            counters[LAST_PROGRESS] = counters[MOVES]
-        if target > 0 and counters[BEST] >= target:
-            return TARGET_REACHED
-        if params[P_MAX_INTENSIFY] > 0 and counters[INTENSIFICATIONS] >= params[P_MAX_INTENSIFY]:
-            return INTENSIFICATIONS_DONE
+            max_weight_assignment(matrix[:k * k].reshape((k, k)), k, assign, hungarian[0], hungarian[1],
+                                  hungarian[2], hungarian[3], hungarian[4], used)
+        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
+                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
+                          work, best_r, k, assign)
+        if code != MOVE_DONE:
+            return code
     return BATCH_DONE
+
+
+@njit(cache=True)
+def tabu_step(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
+              tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
+              side_weights, params, max_moves, target, work, needs, raw, best_r, matrix, k, assign):
+    """One compiled call per move of the ``assignment="scipy"`` mode: finish the pending
+    move (``k`` holes, solved by SciPy into ``assign``; ``k < 0``: none pending), then
+    prepare the next one unless the batch ends.
+
+    Returns ``(MOVE_PENDING, k)`` when a prepared move waits for its assignment (the
+    ``k x k`` weights in ``matrix``), else ``(code, -1)`` with the code of
+    :func:`tabu_run`.  Moves with fewer than two holes need no assignment and are done
+    here.  A batch never ends with a move pending, so the state between batches (what a
+    checkpoint saves) is the same as in the compiled mode.
+    """
+    if k >= 0:
+        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
+                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
+                          work, best_r, k, assign)
+        if code != MOVE_DONE:
+            return code, -1
+    while counters[MOVES] < max_moves:
+        k = prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable, tile, rot, matched,
+                         tabu_pos, tabu_arc, rng, counters, side_weights, params, work, needs, raw, best_r, matrix)
+        if k >= 2:
+            return MOVE_PENDING, k
+        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
+                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
+                          work, best_r, k, assign)
+        if code != MOVE_DONE:
+            return code, -1
+    return BATCH_DONE, -1
+
