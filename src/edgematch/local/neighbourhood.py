@@ -1,8 +1,9 @@
 """The very large neighbourhood of Schaus & Deville (2008) and the swap-and-rotate move.
 
 The Python face of the moves, one move per call, for scripts, tests and the reduced exact
-method; the tabu search runs the same kernels inside one compiled loop
-(:mod:`.tabu_kernel`).
+method; the tabu search runs the same kernels in compiled code (:mod:`.tabu_kernel`),
+its assignments solved by SciPy or by the compiled Hungarian method (its ``assignment``
+parameter).
 
 * :func:`choose_holes` picks a set S of pairwise non-edge-adjacent, non-hint squares:
   ``random``; ``violated`` (most unmatched sides first, ties at random); ``checkerboard``
