@@ -97,7 +97,7 @@ class TabuParams:
         23 700 (1.7 to 1.8 times slower; load average 3.5 to 3.9 on 2 cores).  Of the
         roughly 18 extra microseconds per move, about 8 are SciPy's solver against ours
         on these 16 to 32 square matrices, the rest the round trip through Python (a
-        compiled call whose 29 array arguments are unboxed every move, about 5, and the
+        compiled call whose 26 array arguments are unboxed every move, about 5, and the
         loop and cache misses around it).
     """
 
