@@ -61,7 +61,109 @@ def best_search(
         state[3] = 0
     nodes = np.int64(0)
     complete = np.int64(0)
+    # The exact prefix: depths before the first one whose schedule allows an invalid join
+    # (and before the leaf) can only take exact fits, so they run a loop as lean as the
+    # exact kernel's: no phases, no error or score stacks to update (both are constants of
+    # the depth there, filled in once below), and squares left stale behind the search
+    # instead of cleared.  A copy of the board masks those stale squares.
+    d0 = start
+    if err_stack[U(start)] == 0:
+        while d0 < last and allowed[U(d0)] == 0:
+            d0 += 1
+        for q in range(start + 1, d0 + 1):
+            err_stack[U(q)] = 0
+            match_stack[U(q)] = match_stack[U(q - 1)] + known_joins[U(q - 1)]
     while True:
+        if d < d0:
+            i = cur[U(d)]
+            hi = end[U(d)]
+            found = -1
+            n_check = phases[U(d), 0, P_NCHK]
+            while i < hi:
+                p = cand[U(i)]
+                i += 1
+                t = p >> 2
+                if used[U(t)]:
+                    continue
+                if prio_w is not None and prio_stack[U(d)] + prio_w[U(t)] < prio_min[U(d)]:
+                    continue
+                if n_check > 0:
+                    ok = True
+                    for c in range(n_check):
+                        col = P_CHK + 4 * c
+                        mine = pcol[U(p * 4 + phases[U(d), 0, col + 2])]
+                        theirs = pcol[U(board[U(phases[U(d), 0, col])] * 4 + phases[U(d), 0, col + 1])]
+                        if (mine == theirs) != (phases[U(d), 0, col + 3] == 1):
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                found = p
+                break
+            if found < 0:
+                cur[U(d)] = hi
+                if d == start:
+                    state[0] = d
+                    return nodes, complete, FINISHED
+                d -= 1
+                used[U(board[U(order[U(d)])] >> 2)] = 0
+                continue
+            cur[U(d)] = i
+            nodes += 1
+            nodes_per_depth[U(d)] += 1
+            board[U(order[U(d)])] = found
+            e = d + 1
+            matched = match_stack[U(e)]
+            if matched > best:
+                best = matched
+                state[4] = best
+                for s in range(board.shape[0]):
+                    best_board[U(s)] = board[U(s)]
+                for q in range(e, d0):
+                    best_board[U(order[U(q)])] = -1
+            k = phases[U(e), 0, P_BASE]
+            n = phases[U(e), 0, P_NKEY]
+            if n > 0:
+                k += pcol[U(board[U(phases[U(e), 0, P_KEY])] * 4 + phases[U(e), 0, P_KEY + 1])] * phases[U(e), 0, P_KEY + 2]
+                if n > 1:
+                    k += pcol[U(board[U(phases[U(e), 0, P_KEY + 3])] * 4 + phases[U(e), 0, P_KEY + 4])] * phases[U(e), 0, P_KEY + 5]
+                    if n > 2:
+                        k += pcol[U(board[U(phases[U(e), 0, P_KEY + 6])] * 4 + phases[U(e), 0, P_KEY + 7])] * phases[U(e), 0, P_KEY + 8]
+                        if n > 3:
+                            k += pcol[U(board[U(phases[U(e), 0, P_KEY + 9])] * 4 + phases[U(e), 0, P_KEY + 10])] * phases[U(e), 0, P_KEY + 11]
+            first = starts[U(k)]
+            after = starts[U(k + 1)]
+            t = found >> 2
+            if e < d0 and prio_w is None:
+                # the child takes exact fits only: a list without a free tile is a dead
+                # end known now (``found``'s own tile counts as taken)
+                while first < after:
+                    q = cand[U(first)] >> 2
+                    if not used[U(q)] and q != t:
+                        break
+                    first += 1
+                if first >= after:
+                    if matched >= target:
+                        state[0] = d
+                        return nodes, complete, TARGET
+                    if nodes >= node_budget:
+                        state[0] = d
+                        return nodes, complete, BUDGET
+                    continue
+            used[U(t)] = 1
+            if prio_w is not None:
+                prio_stack[U(e)] = prio_stack[U(d)] + prio_w[U(t)]
+            d = e
+            phase[U(d)] = 0
+            cur[U(d)] = first
+            end[U(d)] = after
+            if matched >= target:
+                state[0] = d
+                return nodes, complete, TARGET
+            if nodes >= node_budget:
+                state[0] = d
+                return nodes, complete, BUDGET
+            continue
         j = phase[U(d)]
         i = cur[U(d)]
         hi = end[U(d)]
@@ -143,6 +245,33 @@ def best_search(
                     state[0] = d
                     return nodes, complete, BUDGET
                 continue
+            e = d + 1
+            if prio_w is None and phases[U(e), 0, P_NCHK] == 0 and (
+                    n_phases[U(e)] == 1 or phases[U(e), 1, P_ERR] > allowed[U(e)] - errors):
+                # Only exact fits can follow: descend only if the child's list holds a
+                # tile still free (``found``'s own counts as taken).  Otherwise the child
+                # is a dead end known now, and the loop stays at depth d.
+                k = phases[U(e), 0, P_BASE]
+                for q in range(phases[U(e), 0, P_NKEY]):
+                    col = P_KEY + 3 * q
+                    k += pcol[U(board[U(phases[U(e), 0, col])] * 4 + phases[U(e), 0, col + 1])] * phases[U(e), 0, col + 2]
+                first = starts[U(k)]
+                after = starts[U(k + 1)]
+                t = found >> 2
+                while first < after:
+                    q = cand[U(first)] >> 2
+                    if not used[U(q)] and q != t:
+                        break
+                    first += 1
+                if first >= after:
+                    board[U(sq)] = -1
+                    if matched >= target:
+                        state[0] = d
+                        return nodes, complete, TARGET
+                    if nodes >= node_budget:
+                        state[0] = d
+                        return nodes, complete, BUDGET
+                    continue
             used[U(found >> 2)] = 1
             d += 1
             err_stack[U(d)] = errors
