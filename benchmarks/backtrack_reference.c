@@ -63,12 +63,22 @@ int main(int argc, char **argv) {
             nodes++;
             if (d == D - 1) { solutions++; continue; }
             board[order[d]] = found;
-            used[found >> 2] = 1;
-            d++;
-            long k = base[d];
-            for (int j = 0; j < nkey[d]; j++)
-                k += (long)pcol[board[knb[d * 4 + j]] * 4 + kside[d * 4 + j]] * mult[d * 4 + j];
-            cur[d] = starts[k]; end[d] = starts[k + 1];
+            long e = d + 1;
+            long k = base[e];
+            for (int j = 0; j < nkey[e]; j++)
+                k += (long)pcol[board[knb[e * 4 + j]] * 4 + kside[e * 4 + j]] * mult[e * 4 + j];
+            /* descend only if the child's list holds a free tile (found's own counts as taken) */
+            int first = starts[k], after = starts[k + 1], t = found >> 2;
+            while (first < after) {
+                int q = cand[first] >> 2;
+                if (!used[q] && q != t) break;
+                first++;
+            }
+            if (first < after) {
+                used[t] = 1;
+                d = e;
+                cur[d] = first; end[d] = after;
+            }
         } else {
             if (d == 0) break;
             d--;
