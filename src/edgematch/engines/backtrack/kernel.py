@@ -145,11 +145,18 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
                             k += pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])] * rows[U(e), P_KEY + 11]
             first = starts[U(k)]
             after = starts[U(k + 1)]
+            # Descend only if the child's list holds a tile still free (``found``'s own
+            # tile counts as taken): otherwise the child is a dead end known now, so the
+            # tile is never marked used and the loop stays at depth d (the node is placed
+            # and counted all the same).
+            t = found >> 2
+            while first < after:
+                q = cand[U(first)] >> 2
+                if not used[U(q)] and q != t:
+                    break
+                first += 1
             if first < after:
-                # Descend only into a non-empty candidate list: an empty one is a dead end
-                # known now, so the tile is never marked used and the loop stays at depth d
-                # (the node is placed and counted all the same).
-                used[U(found >> 2)] = 1
+                used[U(t)] = 1
                 d = e
                 cur[U(d)] = first
                 end[U(d)] = after
