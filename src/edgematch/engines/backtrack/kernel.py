@@ -20,6 +20,9 @@ Speed notes: per-depth data is packed in one int64 row (see the ``P_*`` columns 
 (``U``) where they are known to be non-negative, which drops Numba's negative-index
 wraparound code from the hot loop; the look-up is written out inline.  Together these
 took the kernel from about a third of the speed of the same loop in C to parity with it.
+After placing a tile the kernel looks into the child's list at once: a child without a
+free tile is a dead end known before descending (no used flag set and cleared), and a
+child with one is entered with that tile, skipping a turn of the scanning loop.
 
 Status codes returned: 0 finished (the subtree below the start depth is exhausted),
 1 node budget used up, 2 solution buffer full or the requested number of solutions
@@ -108,8 +111,17 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
                     continue
             found = p
             break
-        if found >= 0:
-            cur[U(d)] = i
+        if found < 0:
+            if d == start:
+                state[0] = d
+                return nodes, leaves, written, FINISHED
+            d -= 1
+            used[U(board[U(order[U(d)])] >> 2)] = 0
+            continue
+        cur[U(d)] = i
+        # Place ``found`` at d; while the child's list yields a free tile at once, go
+        # straight down with it, without a turn of the scanning loop above.
+        while True:
             nodes += 1
             nodes_per_depth[U(d)] += 1
             if d == last:
@@ -130,7 +142,7 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
                 if nodes >= node_budget:
                     state[0] = d
                     return nodes, leaves, written, BUDGET
-                continue
+                break
             board[U(order[U(d)])] = found
             e = d + 1
             k = rows[U(e), P_BASE]
@@ -147,25 +159,27 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
             after = starts[U(k + 1)]
             # Descend only if the child's list holds a tile still free (``found``'s own
             # tile counts as taken): otherwise the child is a dead end known now, so the
-            # tile is never marked used and the loop stays at depth d (the node is placed
-            # and counted all the same).
+            # tile is never marked used and the search stays at depth d (the node is
+            # placed and counted all the same).
             t = found >> 2
             while first < after:
                 q = cand[U(first)] >> 2
                 if not used[U(q)] and q != t:
                     break
                 first += 1
-            if first < after:
-                used[U(t)] = 1
-                d = e
-                cur[U(d)] = first
-                end[U(d)] = after
+            if first >= after:
+                if nodes >= node_budget:
+                    state[0] = d
+                    return nodes, leaves, written, BUDGET
+                break
+            used[U(t)] = 1
+            d = e
+            end[U(d)] = after
+            cur[U(d)] = first
             if nodes >= node_budget:
                 state[0] = d
                 return nodes, leaves, written, BUDGET
-        else:
-            if d == start:
-                state[0] = d
-                return nodes, leaves, written, FINISHED
-            d -= 1
-            used[U(board[U(order[U(d)])] >> 2)] = 0
+            if checks is not None and rows[U(d), P_NCHK] > 0:
+                break  # the scanning loop applies the explicit side checks
+            found = cand[U(first)]
+            cur[U(d)] = first + 1
