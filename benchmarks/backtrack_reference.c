@@ -58,10 +58,17 @@ int main(int argc, char **argv) {
             found = p;
             break;
         }
-        if (found >= 0) {
-            cur[d] = i;
+        if (found < 0) {
+            if (d == 0) break;
+            d--;
+            used[board[order[d]] >> 2] = 0;
+            continue;
+        }
+        cur[d] = i;
+        /* place found; while the child's list yields a free tile, go straight down with it */
+        for (;;) {
             nodes++;
-            if (d == D - 1) { solutions++; continue; }
+            if (d == D - 1) { solutions++; break; }
             board[order[d]] = found;
             long e = d + 1;
             long k = base[e];
@@ -74,15 +81,12 @@ int main(int argc, char **argv) {
                 if (!used[q] && q != t) break;
                 first++;
             }
-            if (first < after) {
-                used[t] = 1;
-                d = e;
-                cur[d] = first; end[d] = after;
-            }
-        } else {
-            if (d == 0) break;
-            d--;
-            used[board[order[d]] >> 2] = 0;
+            if (first >= after) break;
+            used[t] = 1;
+            d = e;
+            end[d] = after;
+            found = cand[first];
+            cur[d] = first + 1;
         }
     }
     double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
