@@ -19,6 +19,7 @@ from .result import SearchResult, board_key
 #: ``--solver`` name -> "module:Class" (relative to this package).
 SOLVERS: dict[str, str] = {
     "backtrack": ".backtrack.solver:BacktrackSolver",
+    "colorpair": ".colorpair.solver:ColorPairSolver",
     "cpsat": ".cpsat:CpSatSolver",
     "macro": ".backtrack.macro_search:MacroSolver",
 }

@@ -36,8 +36,8 @@ from numba.extending import intrinsic
 from .tables import (
     BITS, B_FEXP, B_SHACC, B_SURR, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
     CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CLS_OF, CYC_COLS, DCNT, DEL, DEM_EDGES,
-    DPOS, DP_EL, DP_POS, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
-    NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, OPOS, ORDER_OF, OSIZE, PRE_BY, QUEUE, REM_EDGES,
+    DPOS, DP_EL, DP_POS, DSAV, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
+    NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, OPOS, ORDER_OF, OSAV, OSIZE, PRE_BY, QUEUE, REM_EDGES,
     REM_TILES, ROTS, SC_C, SC_COUNT3, SC_DP_N, SC_FRAME_PLACED, SC_MISC_OFF, SC_NFRAME, SC_NT, SC_P, SC_PLACED,
     SC_PRE_OFF, SC_QHEAD, SC_QTAIL, SC_ROOT_PLACED, SC_TRAIL, SC_W, SHOWN, SQ_DEM, SQ_ROT, SQ_TILE, STAT, STATS,
     TCOLCNT, TCOLS, TFRAME, TILE_SQ, TPAIRS, TRAIL,
@@ -226,6 +226,17 @@ def push(M, p):
 
 
 @njit(cache=True)
+def push_demanded(M):
+    """Queue every demanded pair, in pair order: the order of the set of demanded pairs
+    depends on the history of the search (its removals are not undone in place), and the
+    queue order must not, or a replayed subtree would propagate differently."""
+    o_dsize = M[HDR + 2 * DSIZE]
+    for p in range(M[SC_P]):
+        if M[U(o_dsize + p)] > 0:
+            push(M, p)
+
+
+@njit(cache=True)
 def clear_queue(M):
     size = M[SC_P] + 1
     h = M[SC_QHEAD]
@@ -254,7 +265,10 @@ def honoured(M):
 
 # ---------------------------------------------------------------------------- sparse sets
 # Each set is a row of an element table and a row of a position table: the first size
-# entries of the element row are the members.  Offsets are read once per call.
+# entries of the element row are the members.  A removal swaps the element with the last
+# member and saves where it was; the matching restore (undo, last in first out) swaps it
+# back, so that undoing returns every set to exactly its former order.  Fresh additions
+# (a square starting to demand a pair) append.  Offsets are read once per call.
 @njit(cache=True)
 def offer_remove(M, p, t):
     row = p * M[HDR + 2 * OEL + 1]
@@ -268,22 +282,24 @@ def offer_remove(M, p, t):
     M[U(pos + u)] = i
     M[U(el + last)] = t
     M[U(pos + t)] = last
+    M[U(M[HDR + 2 * OSAV] + row + t)] = i
     M[U(size)] = last
 
 
 @njit(cache=True)
 def offer_add(M, p, t):
+    """Undo of :func:`offer_remove` (``t`` sits just past the members)."""
     row = p * M[HDR + 2 * OEL + 1]
     el = M[HDR + 2 * OEL] + row
     pos = M[HDR + 2 * OPOS] + row
     size = M[HDR + 2 * OSIZE] + p
-    i = M[U(pos + t)]
     k = M[U(size)]
-    u = M[U(el + k)]
-    M[U(el + i)] = u
-    M[U(pos + u)] = i
-    M[U(el + k)] = t
-    M[U(pos + t)] = k
+    i = M[U(M[HDR + 2 * OSAV] + row + t)]
+    u = M[U(el + i)]
+    M[U(el + i)] = t
+    M[U(pos + t)] = i
+    M[U(el + k)] = u
+    M[U(pos + u)] = k
     M[U(size)] = k + 1
 
 
@@ -310,6 +326,7 @@ def dp_remove(M, p):
 
 @njit(cache=True)
 def dem_add(M, p, x):
+    """``x`` starts demanding ``p`` (once more: squares showing a pair twice count it twice)."""
     row = p * M[HDR + 2 * DCNT + 1]
     cnt = M[HDR + 2 * DCNT] + row + x
     c = M[U(cnt)]
@@ -323,6 +340,33 @@ def dem_add(M, p, x):
         if k == 0:
             dp_add(M, p)
         push(M, p)
+
+
+@njit(cache=True)
+def dem_restore(M, p, x):
+    """Undo of :func:`dem_remove` (no queueing: undoing clears the queue)."""
+    row = p * M[HDR + 2 * DCNT + 1]
+    cnt = M[HDR + 2 * DCNT] + row + x
+    c = M[U(cnt)]
+    M[U(cnt)] = c + 1
+    if c == 0:
+        el = M[HDR + 2 * DEL] + row
+        pos = M[HDR + 2 * DPOS] + row
+        size = M[HDR + 2 * DSIZE] + p
+        k = M[U(size)]
+        i = M[U(M[HDR + 2 * DSAV] + row + x)]
+        if i == k:
+            M[U(el + k)] = x
+            M[U(pos + x)] = k
+        else:
+            u = M[U(el + i)]
+            M[U(el + i)] = x
+            M[U(pos + x)] = i
+            M[U(el + k)] = u
+            M[U(pos + u)] = k
+        M[U(size)] = k + 1
+        if k == 0:
+            dp_add(M, p)
 
 
 @njit(cache=True)
@@ -341,6 +385,7 @@ def dem_remove(M, p, x):
         M[U(el + i)] = u
         M[U(pos + u)] = i
         M[U(pos + x)] = -1
+        M[U(M[HDR + 2 * DSAV] + row + x)] = i
         M[U(size)] = last
         if last == 0:
             dp_remove(M, p)
@@ -544,9 +589,7 @@ def assign(M, x, t, r, level, decision):
             reclass(M, u)
     if prev3 > 0 and M[SC_COUNT3] == 0 and M[CFG + CFG_PREEMPTION] != 0:
         # preemption tags count again: every demanded pair is checked anew
-        o_dp = M[HDR + 2 * DP_EL]
-        for i in range(M[SC_DP_N]):
-            push(M, M[U(o_dp + i)])
+        push_demanded(M)
     # section 4.2: reasoning on the remaining tiles
     if M[CFG + CFG_SHARED_EDGES] != 0:
         o_h = M[HDR + 2 * HVAL]
@@ -646,7 +689,7 @@ def unassign(M, x):
     for slot in range(5, -1, -1):
         p = M[U(o_sq_dem + x * 6 + slot)]
         if p >= 0:
-            dem_add(M, p, x)
+            dem_restore(M, p, x)
     M[U(o_sq_tile + x)] = -1
     M[U(M[HDR + 2 * TILE_SQ] + t)] = -1
     M[SC_PLACED] -= 1

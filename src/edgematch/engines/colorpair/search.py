@@ -34,7 +34,7 @@ from numba import njit
 
 from .filtering import (
     assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
-    dem_add_initial, domain_reason, fits, get, get2, honoured, misc_row, propagate, push, put, put2, reason_row,
+    dem_add_initial, domain_reason, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
     reclass, undo_to, unmanaged,
 )
 from .tables import (
@@ -389,8 +389,7 @@ def place_root(M, squares, tiles, rotations):
         if not assign(M, x, t, r, 0, True):
             return False
     M[SC_ROOT_PLACED] = M[SC_PLACED]
-    for i in range(M[SC_DP_N]):
-        push(M, get(M, DP_EL, i))
+    push_demanded(M)
     if not propagate(M, 0):
         return False
     if M[CFG + CFG_SHAVE] >= 0 and not shave(M, 0):

@@ -258,10 +258,11 @@ class ColorPairSolver:
         for square, tile, rotation in path:
             if not (0 <= square < puzzle.n_squares and 0 <= tile < puzzle.n_tiles and 0 <= rotation < 4):
                 raise InputError(f"bad decision (square {square}, tile {tile + 1}, rotation {rotation})")
-        squares = np.array(list(placed.keys()), np.int32)
-        tiles = np.array([placed[s][0] for s in placed], np.int32)
-        rotations = np.array([placed[s][1] % 4 for s in placed], np.int32)
-        path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int32).reshape(-1, 2)
+        # int64 throughout, like the kernel's own integers: one compiled specialisation
+        squares = np.array(list(placed.keys()), np.int64)
+        tiles = np.array([placed[s][0] for s in placed], np.int64)
+        rotations = np.array([placed[s][1] % 4 for s in placed], np.int64)
+        path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int64).reshape(-1, 2)
         return squares, tiles, rotations, path_array
 
     def _run(self, puzzle, start, k, callback, collect, record, leaf_depth=None, split_out=None) -> SearchResult:
@@ -269,11 +270,9 @@ class ColorPairSolver:
         result = SearchResult(solver=self.name)
         cfg = self.config(puzzle)
         squares, tiles, rotations, path = self._root(puzzle, start)
-        M, layout = build_state(puzzle, opposite=self.opposite_pairs)
-        M[CFG:CFG + CFG_SIZE] = cfg
+        M, layout = _fresh_state(puzzle, cfg)
         stat = M[STATS:STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
         npd = layout.view(M, NPD)[0]
-        K.init_state(M)
         ok = K.place_root(M, squares, tiles, rotations)
         start_level = 0
         if ok and len(path):
@@ -369,6 +368,32 @@ class ColorPairSolver:
         result.statistics = stats
         result.seconds = time.perf_counter() - started
         return result
+
+
+_STATES: dict = {}
+_STATES_KEPT = 8
+
+
+def _fresh_state(puzzle: Puzzle, cfg: np.ndarray):
+    """A copy of the empty-board state of ``puzzle`` with the switches ``cfg``.
+
+    Building the tables takes milliseconds of Python; the many short searches of a split
+    (one per subtree) or of the tests would spend most of their time there, so the last
+    few empty states are kept (keyed by what they depend on: size, tiles, opposite pairs).
+    """
+    key = (puzzle.width, puzzle.height, puzzle.tiles.tobytes(), bool(cfg[CFG_OPPOSITE]))
+    entry = _STATES.get(key)
+    if entry is None:
+        M, layout = build_state(puzzle, opposite=bool(cfg[CFG_OPPOSITE]))
+        M[CFG:CFG + CFG_SIZE] = cfg
+        K.init_state(M)  # reads only the opposite-pairs switch
+        if len(_STATES) >= _STATES_KEPT:
+            _STATES.pop(next(iter(_STATES)))
+        entry = _STATES[key] = (M, layout)
+    template, layout = entry
+    M = template.copy()
+    M[CFG:CFG + CFG_SIZE] = cfg
+    return M, layout
 
 
 def _next_budget(budget: int, nodes: int, elapsed: float) -> int:

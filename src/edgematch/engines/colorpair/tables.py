@@ -12,7 +12,10 @@ here once per puzzle.  The layout follows Benoist & Bourreau (2008), section 3:
   are the members, ``opos[p, tile]`` each member's position).  The placed tiles showing
   ``p`` (the paper's ``Unavailable(p)``) are exactly ``oel[p, osize[p]:ofull[p]]``: a
   removal swaps the tile to the end of the live part, so the set and its complement share
-  one array;
+  one array.  The position a removed element came from is saved (``osav``, ``dsav``)
+  so that putting it back swaps it back: undoing restores these sets to exactly their
+  former order (the floating-point sums of the heuristics follow the order of ``Offer``,
+  so a replayed subtree is then searched exactly as in the whole search);
 * ``Demand(p)``: the empty squares with two known sides (a placed neighbour or the
   outside) showing ``p``, the same kind of sparse set over squares, with a count per
   ``(pair, square)`` because a square whose known sides repeat (``a b a b``) asks for the
@@ -122,13 +125,13 @@ HDR = CFG + CFG_SIZE
  KNOWN, NBR, FRAME_SIDE, SQ_DEM,            # square x side (or slot)
  TILES, ROTS, TPAIRS, TCOLS, TCOLCNT, TFRAME,  # tile x 6
  SHOWN,                                     # tile x (rotation * 4 + side)
- OEL, OPOS,                                 # Offer sets: pair x tile
- DEL, DPOS, DCNT,                           # Demand sets: pair x square
+ OEL, OPOS, OSAV,                           # Offer sets: pair x tile
+ DEL, DPOS, DCNT, DSAV,                     # Demand sets: pair x square
  LVC,                                       # candidates: level x value
  FT,                                        # tiles with a frame side of a colour: colour x tile
  BITS,                                      # bitsets: row x word
- ) = range(57)
-N_TABLES = 57
+ ) = range(59)
+N_TABLES = 59
 # rows of BITS after M[SC_MISC_OFF]: pattern classes 0..3, then
 B_SURR, B_FEXP, B_TMP1, B_TMP2, B_SHACC = range(4, 9)
 N_MISC = 9
@@ -240,7 +243,8 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
     shapes.update({
         KNOWN: (n, 6), NBR: (n, 6), FRAME_SIDE: (n, 6), SQ_DEM: (n, 6),
         TILES: (nt, 6), ROTS: (nt, 6), TPAIRS: (nt, 6), TCOLS: (nt, 6), TCOLCNT: (nt, 6), TFRAME: (nt, 6),
-        SHOWN: (nt, 16), OEL: (P, nt), OPOS: (P, nt), DEL: (P, n), DPOS: (P, n), DCNT: (P, n),
+        SHOWN: (nt, 16), OEL: (P, nt), OPOS: (P, nt), OSAV: (P, nt), DEL: (P, n), DPOS: (P, n), DCNT: (P, n),
+        DSAV: (P, n),
         LVC: (L, maxc), FT: (C, maxf), BITS: (n + nt + L + N_MISC, nwords),
     })
     layout = Layout(shapes)
