@@ -22,8 +22,11 @@ placed by propagation keep the explanation of why (their row of BITS) so the sea
 replace them by their causes (see :mod:`.search`).
 
 All undo information is the *trail*: placements (square ``s`` stored as ``s``) and
-preemption tags (tile ``t`` stored as ``-t - 1``), undone in reverse order, so every sparse
-set returns to exactly the order it had and the search is deterministic.
+preemption tags (tile ``t`` stored as ``-t - 1``), undone in reverse order.  The ``Offer``
+and ``Demand`` sets return to exactly the order they had (removals save their position);
+the set of demanded pairs may come back in another order, so nothing reads its order
+(the queue is refilled in pair order, the heuristics break ties by pair id).  The state
+after an undo therefore searches exactly as before it.
 """
 
 from __future__ import annotations
