@@ -62,6 +62,19 @@ ST_NODES = STAT["nodes"]
 # counts of every array in a tuple argument at each call (about 10 ns per array), and of
 # any array bound to a local name or passed to an ``inline="always"`` function, which made
 # a state of many arrays ten to a hundred times slower; one array costs nothing.
+# Explicit signatures for the small helpers called with table constants: Numba would
+# otherwise compile one specialisation per literal argument (``get(M, OSIZE, p)`` and
+# ``get(M, NPRE, p)`` are two functions to it), which multiplied the compile time.
+_M = types.Array(types.int64, 1, "C")
+_I = types.int64
+SIG_GET = types.int64(_M, _I, _I)
+SIG_PUT = types.void(_M, _I, _I, _I)
+SIG_GET2 = types.int64(_M, _I, _I, _I)
+SIG_PUT2 = types.void(_M, _I, _I, _I, _I)
+SIG_ROW = types.int64(_M, _I)
+SIG_BIT = types.void(_M, _I, _I)
+
+
 @intrinsic
 def _int64_pointer(typingctx, address):
     sig = types.CPointer(types.int64)(types.uintp)
@@ -80,33 +93,33 @@ def unmanaged(M):
     return carray(_int64_pointer(M.ctypes.data), M.shape[0])
 
 
-@njit(cache=True)
+@njit(SIG_ROW, cache=True)
 def off(M, tab):
     """Where table ``tab`` starts in M."""
     return M[HDR + 2 * tab]
 
 
-@njit(cache=True)
+@njit(SIG_GET, cache=True)
 def get(M, tab, i):
     return M[U(M[HDR + 2 * tab] + i)]
 
 
-@njit(cache=True)
+@njit(SIG_PUT, cache=True)
 def put(M, tab, i, value):
     M[U(M[HDR + 2 * tab] + i)] = value
 
 
-@njit(cache=True)
+@njit(SIG_GET2, cache=True)
 def get2(M, tab, i, j):
     return M[U(M[HDR + 2 * tab] + i * M[HDR + 2 * tab + 1] + j)]
 
 
-@njit(cache=True)
+@njit(SIG_PUT2, cache=True)
 def put2(M, tab, i, j, value):
     M[U(M[HDR + 2 * tab] + i * M[HDR + 2 * tab + 1] + j)] = value
 
 
-@njit(cache=True)
+@njit(SIG_GET2, cache=True)
 def at2(M, tab, i, j):
     """Position of entry (i, j) of a table in M."""
     return M[HDR + 2 * tab] + i * M[HDR + 2 * tab + 1] + j
@@ -114,13 +127,13 @@ def at2(M, tab, i, j):
 
 # ---------------------------------------------------------------------------- bitsets
 # Bitsets of squares are rows of the BITS table (64 squares per int64 word).
-@njit(cache=True)
+@njit(SIG_BIT, cache=True)
 def bit_set(M, row, x):
     k = at2(M, BITS, row, x >> 6)
     M[U(k)] = M[U(k)] | (np.int64(1) << (x & 63))
 
 
-@njit(cache=True)
+@njit(SIG_BIT, cache=True)
 def bit_clear(M, row, x):
     k = at2(M, BITS, row, x >> 6)
     M[U(k)] = M[U(k)] & ~(np.int64(1) << (x & 63))
@@ -168,19 +181,19 @@ def bits_first(M, row):
     return -1
 
 
-@njit(cache=True)
+@njit(SIG_ROW, cache=True)
 def misc_row(M, k):
     """A scratch bitset (pattern classes 0..3, B_SURR, B_FEXP, B_TMP1, B_TMP2, B_SHACC)."""
     return M[SC_MISC_OFF] + k
 
 
-@njit(cache=True)
+@njit(SIG_ROW, cache=True)
 def reason_row(M, x):
     """Why square ``x`` was placed by propagation or shaving."""
     return x
 
 
-@njit(cache=True)
+@njit(SIG_ROW, cache=True)
 def preempt_row(M, t):
     """Why tile ``t`` is preempted (recorded when it was tagged)."""
     return M[SC_PRE_OFF] + t
