@@ -1,0 +1,541 @@
+#!/usr/bin/env python
+"""Benoist & Bourreau (2008) reproduced on their 48 instances, one command.
+
+Runs, for every instance of ``benoist/E_*`` in two variants -- as distributed (one corner
+tile fixed) and with all four corners fixed like the French paper's Table 1 (its footnote
+8; the four corner placements are taken from the first solution our ColorPair engine
+finds on the distributed puzzle, and written to the results) -- the backtracking engine,
+the ColorPair engine (the paper's full configuration: MinExpectedGap, preemptions,
+backjumping, shaving "all"), ColorPairs without backjumping, without preemptions, and
+CP-SAT; then the heuristic comparison of Table 3 and the shaving curve of Figure 7 on the
+four-corner variant; then writes ``benchmarks/results/benoist2008.md`` (our figures beside
+the published ones, see ``benoist2008_paper.py``) and the plots of Figures 5, 6 and 7 as
+PNG (needs the ``bench`` extra: matplotlib).
+
+Every run is appended to ``benchmarks/results/benoist2008.jsonl`` as soon as it ends, so
+an interrupted run loses nothing and a second invocation skips what is already there
+(same instance, variant, engine, options and time limit).
+
+    flock /tmp/edgematch-bench.lock python benchmarks/benoist2008.py --quick
+    flock /tmp/edgematch-bench.lock nohup python benchmarks/benoist2008.py --time-limit 300 &
+    python benchmarks/benoist2008.py --report-only
+
+Times are CPU seconds of this process (``time.process_time``) and wall seconds; the
+report uses CPU seconds, which a busy machine disturbs less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import benoist2008_paper as paper  # noqa: E402
+
+import edgematch  # noqa: E402
+from edgematch.data import catalogue  # noqa: E402
+from edgematch.generate import generate  # noqa: E402
+from edgematch.model import Hint  # noqa: E402
+
+RESULTS = HERE / "results"
+QUICK = ["E_10_5", "E_10_7", "E_9_4", "E_10_16", "E_10_17", "E_9_13", "E_10_22", "E_9_11"]
+SHAVING_LIMITS = ["-", 1, 2, 3, 4, 6, 8, 12, 16, "all"]
+HEURISTIC_NAMES = ["min-offer", "min-expected-offer", "min-expected-gap", "min-expected-ratio",
+                   "max-expected-filtering"]
+PAPER_CONFIG = dict(heuristic="min-expected-gap", preemption=True, backjumping=True, shaving="all")
+ENGINES = {
+    "backtrack": ("backtrack", dict(order="rowscan", corner="BL")),
+    "colorpair": ("colorpair", PAPER_CONFIG),
+    "colorpair_no_backjumping": ("colorpair", dict(PAPER_CONFIG, backjumping=False)),
+    "colorpair_no_preemption": ("colorpair", dict(PAPER_CONFIG, preemption=False)),
+    "cpsat": ("cpsat", dict(workers=1)),
+}
+
+
+# ---------------------------------------------------------------------------- instances
+def instance_names() -> list[str]:
+    names = [n.split("/", 1)[1] for n in catalogue.bundled_names() if n.startswith("benoist/")]
+
+    def key(name):
+        _, size, k = name.split("_")
+        return int(size), int(k)
+
+    return sorted(names, key=key)
+
+
+class Store:
+    """The JSON-lines results file: every record ever written, and appending."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records: list[dict] = []
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    self.records.append(json.loads(line))
+
+    def add(self, record: dict) -> None:
+        self.records.append(record)
+        with self.path.open("a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def find(self, **match) -> dict | None:
+        for record in reversed(self.records):
+            if all(record.get(k) == v for k, v in match.items()):
+                return record
+        return None
+
+
+def four_corner_puzzle(name: str, store: Store):
+    """The instance with its four corners fixed as in the first solution found."""
+    puzzle = edgematch.load("benoist/" + name)
+    record = store.find(kind="corners", instance=name)
+    if record is None:
+        from edgematch.engines.colorpair import ColorPairSolver
+
+        started = time.process_time()
+        first = ColorPairSolver(**PAPER_CONFIG).solve(puzzle, k=1)
+        board = first.boards[0]
+        W, H = puzzle.width, puzzle.height
+        corners = [0, W - 1, (H - 1) * W, H * W - 1]
+        record = {"kind": "corners", "instance": name, "found_by": "colorpair (first solution)",
+                  "cpu_seconds": round(time.process_time() - started, 3),
+                  "corners": [[s, int(board.tiles[s]), int(board.rotations[s])] for s in corners]}
+        store.add(record)
+    hints = [Hint(s, t, r) for s, t, r in record["corners"]]
+    return puzzle.without_hints().with_hints(hints)
+
+
+def variant_puzzle(name: str, variant: str, store: Store):
+    if variant == "distributed":
+        return edgematch.load("benoist/" + name)
+    return four_corner_puzzle(name, store)
+
+
+# ---------------------------------------------------------------------------- runs
+def make(engine: str, options: dict, time_limit: float):
+    from edgematch.engines import make_solver
+
+    return make_solver(engine, time_limit=time_limit, **options)
+
+
+def run(store: Store, name: str, variant: str, label: str, engine: str, options: dict, time_limit: float) -> dict:
+    key = dict(kind="run", instance=name, variant=variant, label=label, engine=engine,
+               options=json.loads(json.dumps(options)), time_limit=time_limit)
+    done = store.find(**key)
+    if done is not None:
+        return done
+    puzzle = variant_puzzle(name, variant, store)
+    solver = make(engine, options, time_limit)
+    if engine == "colorpair":
+        solver.count(generate(3, seed=0).puzzle)  # load the compiled kernels first
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    result = solver.count(puzzle)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    record = dict(key, solutions=result.solutions, nodes=result.nodes, complete=result.complete,
+                  stopped_by=result.stopped_by, cpu_seconds=round(cpu, 3), wall_seconds=round(wall, 3),
+                  statistics={k: v for k, v in result.statistics.items() if isinstance(v, (int, float, str))},
+                  when=time.strftime("%Y-%m-%d %H:%M:%S"))
+    store.add(record)
+    state = "" if result.complete else f" (stopped by {result.stopped_by})"
+    print(f"{name:8} {variant:11} {label:26} {result.solutions:>3} sol {result.nodes:>14,} nodes "
+          f"{cpu:9.2f} s cpu{state}", flush=True)
+    return record
+
+
+def run_all(args, store: Store) -> None:
+    names = args.instances or (QUICK if args.quick else instance_names())
+    limit = args.time_limit
+    parts = args.parts
+    if "table1" in parts:
+        for variant in ("four_corners", "distributed"):
+            for name in names:
+                for label in args.engines:
+                    engine, options = ENGINES[label]
+                    run(store, name, variant, label, engine, options, limit)
+    if "heuristics" in parts:
+        for name in names:
+            for h in HEURISTIC_NAMES:
+                label = "colorpair" if h == "min-expected-gap" else f"heuristic:{h}"
+                run(store, name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, heuristic=h), limit)
+    if "shaving" in parts:
+        for name in names:
+            for value in SHAVING_LIMITS:
+                label = "colorpair" if value == "all" else f"shaving:{value}"
+                run(store, name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, shaving=value), limit)
+
+
+# ---------------------------------------------------------------------------- report
+def fmt_time(rec) -> str:
+    if rec is None:
+        return ""
+    if not rec["complete"]:
+        return f"> {rec['time_limit']:g}"
+    return f"{rec['cpu_seconds']:.2f}"
+
+
+def fmt_nodes(rec) -> str:
+    if rec is None:
+        return ""
+    text = f"{rec['nodes'] / 1e6:.3g}"
+    return text if rec["complete"] else "> " + text
+
+
+def p_time(v) -> str:
+    return "N/A" if v is None else f"{v:g}"
+
+
+def p_nodes(v) -> str:
+    return "N/A" if v is None else f"{v:g}"
+
+
+def latest(store: Store, name: str, variant: str, label: str) -> dict | None:
+    """The most informative run: a complete one, else the one with the longest limit."""
+    runs = [r for r in store.records if r.get("kind") == "run" and r["instance"] == name
+            and r["variant"] == variant and r["label"] == label]
+    if not runs:
+        return None
+    complete = [r for r in runs if r["complete"]]
+    if complete:
+        return complete[-1]
+    return max(runs, key=lambda r: r["time_limit"])
+
+
+def report(store: Store, out: Path) -> str:
+    rows = {row[0]: row for row in paper.TABLE1}
+    names = [n for n in instance_names() if any(r.get("instance") == n and r.get("kind") == "run"
+                                                for r in store.records)]
+    lines: list[str] = []
+    w = lines.append
+    w("# Benoist & Bourreau (2008) reproduced\n")
+    w("Generated by `benchmarks/benoist2008.py` from `benchmarks/results/benoist2008.jsonl`.")
+    w(f"Machine: {platform.machine()}, Python {platform.python_version()}; times are CPU seconds of one "
+      "process (single-threaded engines, CP-SAT with one worker); nodes in millions.")
+    w("The paper's figures (French JFPC 2008 version, Table 1: seconds on a 3 GHz PC in 2008, "
+      "Java) are transcribed in `benchmarks/benoist2008_paper.py`.\n")
+    w("**Four corners fixed** (as the paper's Table 1, its footnote 8): the corner placements are those "
+      "of the first solution our ColorPair engine finds on the instance as distributed; they are "
+      "recorded in the results file (records of kind `corners`).\n")
+    w("**ColorPairs** = our engine in the paper's full configuration: MinExpectedGap, preemptions, "
+      "backjumping, shaving `all` (repeated to a fixed point). A node is one (tile, rotation) "
+      "placed: branching, forced by the instantiation rule, or a shaving probe; see docs/colorpair.md.\n")
+
+    # --- Table 1
+    w("## Table 1: four corners fixed\n")
+    head = ("| instance | sol | paper doc_smith s / M | our backtrack s / M | paper ColorPairs s / M | "
+            "our ColorPairs s / M | nodes ours/paper | time paper/ours | paper no-BJ s / M | our no-BJ s / M | "
+            "paper no-preempt s / M | our no-preempt s / M | paper Choco s / M | our CP-SAT s / M |")
+    w(head)
+    w("|" + "|".join(["---"] * (head.count("|") - 1)) + "|")
+    order = [row[0] for row in paper.TABLE1] + [n for n in names if n not in rows]
+    target_rows = []
+    for name in order:
+        if name not in names:
+            continue
+        row = rows.get(name)
+        recs = {label: latest(store, name, "four_corners", label) for label in ENGINES}
+        cp = recs["colorpair"]
+        sol = sorted({r["solutions"] for r in recs.values() if r and r["complete"]})
+        sol_text = ",".join(str(s) for s in sol) if sol else "?"
+        if row:
+            ratio_nodes = f"{cp['nodes'] / 1e6 / row[4]:.2f}" if cp and cp["complete"] else ""
+            speed = f"{row[3] / max(cp['cpu_seconds'], 1e-3):.1f}" if cp and cp["complete"] else ""
+            paper_cells = [f"{p_time(row[1])} / {p_nodes(row[2])}", f"{p_time(row[3])} / {p_nodes(row[4])}",
+                           f"{p_time(row[5])} / {p_nodes(row[6])}", f"{p_time(row[7])} / {p_nodes(row[8])}",
+                           f"{p_time(row[9])} / {p_nodes(row[10])}"]
+        else:
+            ratio_nodes = speed = ""
+            paper_cells = ["-"] * 5
+
+        def cell(label):
+            r = recs[label]
+            return f"{fmt_time(r)} / {fmt_nodes(r)}" if r else ""
+
+        w(f"| {name} | {sol_text} | {paper_cells[0]} | {cell('backtrack')} | {paper_cells[1]} | {cell('colorpair')} | "
+          f"{ratio_nodes} | {speed} | {paper_cells[2]} | {cell('colorpair_no_backjumping')} | {paper_cells[3]} | "
+          f"{cell('colorpair_no_preemption')} | {paper_cells[4]} | {cell('cpsat')} |")
+        target_rows.append((name, row, recs, sol))
+    w("")
+
+    # --- targets
+    w("## Targets (issue 4, point 7)\n")
+    w(targets_text(target_rows))
+
+    # --- distributed variant
+    w("## As distributed (one corner fixed)\n")
+    w("| instance | solutions | backtrack s / M | ColorPairs s / M | no-BJ s / M | no-preempt s / M | CP-SAT s / M |")
+    w("|---|---|---|---|---|---|---|")
+    for name in names:
+        recs = {label: latest(store, name, "distributed", label) for label in ENGINES}
+        if not any(recs.values()):
+            continue
+        sol = sorted({r["solutions"] for r in recs.values() if r and r["complete"]})
+        cells = [f"{fmt_time(recs[k])} / {fmt_nodes(recs[k])}" if recs[k] else "" for k in ENGINES]
+        w(f"| {name} | {','.join(map(str, sol)) or '?'} | " + " | ".join(cells) + " |")
+    w("")
+
+    # --- ablations
+    w("## Ablations (four corners, instances where all three finished)\n")
+    w(ablation_text(store, names))
+
+    # --- heuristics
+    w("## Table 3: heuristics, gains against MinOffer\n")
+    w(heuristics_text(store, names))
+
+    # --- shaving
+    w("## Figure 7: shaving limit (sum over the instances where every limit finished)\n")
+    w(shaving_text(store, names))
+
+    # --- plots
+    pictures = plots(store, names, out.parent)
+    if pictures:
+        w("## Figures\n")
+        for title, path in pictures:
+            w(f"![{title}]({path.name})\n")
+    text = "\n".join(lines) + "\n"
+    out.write_text(text)
+    return text
+
+
+def targets_text(target_rows) -> str:
+    out = []
+    mismatched = [n for n, row, recs, sol in target_rows if len(sol) > 1]
+    out.append(f"* Identical counts from every engine that finished: "
+               f"{'yes' if not mismatched else 'NO on ' + ', '.join(mismatched)} "
+               f"({len(target_rows)} instances).")
+    within, outside, speed_ok, speed_bad, bt_ok, bt_bad, cp_ok, cp_bad = [], [], [], [], [], [], [], []
+    for name, row, recs, sol in target_rows:
+        cp, bt, cs = recs["colorpair"], recs["backtrack"], recs["cpsat"]
+        if row and cp and cp["complete"]:
+            ratio = cp["nodes"] / 1e6 / row[4]
+            (within if 0.5 <= ratio <= 2 else outside).append(f"{name} ({ratio:.2f})")
+            speed = row[3] / max(cp["cpu_seconds"], 1e-3)
+            (speed_ok if speed >= 10 else speed_bad).append(f"{name} ({speed:.1f}x)")
+        if bt and (not bt["complete"] or bt["cpu_seconds"] > 10):
+            if cp and cp["complete"] and (not bt["complete"] or cp["cpu_seconds"] < bt["cpu_seconds"]):
+                bt_ok.append(name)
+            else:
+                bt_bad.append(name)
+        if cp and cp["complete"] and cs:
+            slowest = max(cp["cpu_seconds"], cs["cpu_seconds"] if cs["complete"] else float("inf"))
+            if slowest > 1:
+                (cp_ok if (not cs["complete"] or cs["cpu_seconds"] > cp["cpu_seconds"]) else cp_bad).append(name)
+    out.append(f"* ColorPairs nodes within a factor 2 of the paper's: {len(within)} of {len(within) + len(outside)}"
+               + (f"; outside: {', '.join(outside)}" if outside else "") + ".")
+    out.append(f"* ColorPairs time at least 10 times below the paper's: {len(speed_ok)} of "
+               f"{len(speed_ok) + len(speed_bad)}" + (f"; short: {', '.join(speed_bad)}" if speed_bad else "") + ".")
+    out.append(f"* ColorPairs beats the backtracker wherever it needs more than 10 s: {len(bt_ok)} of "
+               f"{len(bt_ok) + len(bt_bad)}" + (f"; not on: {', '.join(bt_bad)}" if bt_bad else "") + ".")
+    out.append(f"* CP-SAT slower than ColorPairs wherever one of them needs more than 1 s: {len(cp_ok)} of "
+               f"{len(cp_ok) + len(cp_bad)}" + (f"; not on: {', '.join(cp_bad)}" if cp_bad else "") + ".")
+    return "\n".join(out) + "\n"
+
+
+def ablation_text(store: Store, names) -> str:
+    sums = {k: [0.0, 0.0] for k in ("colorpair", "colorpair_no_backjumping", "colorpair_no_preemption")}
+    count = 0
+    for name in names:
+        recs = {k: latest(store, name, "four_corners", k) for k in sums}
+        if all(r and r["complete"] for r in recs.values()):
+            count += 1
+            for k, r in recs.items():
+                sums[k][0] += r["nodes"]
+                sums[k][1] += r["cpu_seconds"]
+    if not count:
+        return "(no data yet)\n"
+    base_nodes, base_time = sums["colorpair"]
+    out = [f"{count} instances.\n", "| variant | nodes vs ColorPairs | time vs ColorPairs | paper (nodes, time) |",
+           "|---|---|---|---|"]
+    paper_text = {"colorpair_no_backjumping": f"+{paper.SUMMARY['no_backjumping_nodes_pct']} %, "
+                                              f"+{paper.SUMMARY['no_backjumping_time_pct']} %",
+                  "colorpair_no_preemption": f"+{paper.SUMMARY['no_preemption_nodes_pct']} %, no clear effect"}
+    for k in ("colorpair_no_backjumping", "colorpair_no_preemption"):
+        n, t = sums[k]
+        out.append(f"| {k} | {100 * (n / base_nodes - 1):+.0f} % | {100 * (t / base_time - 1):+.0f} % | {paper_text[k]} |")
+    return "\n".join(out) + "\n"
+
+
+def heuristics_text(store: Store, names) -> str:
+    rows = {row[0]: row for row in paper.TABLE1}
+    label = {h: ("colorpair" if h == "min-expected-gap" else f"heuristic:{h}") for h in HEURISTIC_NAMES}
+    per_bucket = {h: [[0.0, 0.0, 0.0, 0.0] for _ in paper.TABLE3_BUCKETS] for h in HEURISTIC_NAMES}
+    totals = {h: [0.0, 0.0] for h in HEURISTIC_NAMES}
+    used = 0
+    for name in names:
+        recs = {h: latest(store, name, "four_corners", label[h]) for h in HEURISTIC_NAMES}
+        if not all(r and r["complete"] for r in recs.values()) or name not in rows:
+            continue
+        used += 1
+        b = paper.bucket(paper.paper_best_time(rows[name]))
+        for h, r in recs.items():
+            per_bucket[h][b][0] += r["cpu_seconds"]
+            per_bucket[h][b][1] += r["nodes"]
+            totals[h][0] += r["cpu_seconds"]
+            totals[h][1] += r["nodes"]
+    if not used:
+        return "(no data yet)\n"
+    out = [f"{used} instances where all five finished; buckets by the best time of any algorithm in the "
+           "paper's Table 1. Gain = 1 - ours/MinOffer (summed per bucket); paper's figures in brackets.\n",
+           "| heuristic | | " + " | ".join(paper.TABLE3_BUCKETS) + " | all (paper, sum) |",
+           "|---|---|" + "---|" * (len(paper.TABLE3_BUCKETS) + 1)]
+    base = per_bucket["min-offer"]
+    for h in HEURISTIC_NAMES[1:]:
+        for what, idx in (("time", 0), ("nodes", 1)):
+            cells = []
+            for b in range(len(paper.TABLE3_BUCKETS)):
+                if base[b][idx] > 0:
+                    gain = 100 * (1 - per_bucket[h][b][idx] / base[b][idx])
+                    cells.append(f"{gain:.0f} %")
+                else:
+                    cells.append("-")
+                if h in paper.TABLE3:
+                    cells[-1] += f" ({paper.TABLE3[h][what][b]} %)"
+            total = 100 * (1 - totals[h][idx] / totals["min-offer"][idx])
+            ref = f" ({paper.TABLE3_TOTAL[h][what]} %)" if h in paper.TABLE3_TOTAL else " (worse than MinOffer)"
+            out.append(f"| {h} | {what} | " + " | ".join(cells) + f" | {total:.0f} %{ref} |")
+    return "\n".join(out) + "\n"
+
+
+def shaving_rows(store: Store, names):
+    labels = {v: ("colorpair" if v == "all" else f"shaving:{v}") for v in SHAVING_LIMITS}
+    sums = {v: [0.0, 0] for v in SHAVING_LIMITS}
+    used = 0
+    for name in names:
+        recs = {v: latest(store, name, "four_corners", labels[v]) for v in SHAVING_LIMITS}
+        if not all(r and r["complete"] for r in recs.values()):
+            continue
+        used += 1
+        for v, r in recs.items():
+            sums[v][0] += r["cpu_seconds"]
+            sums[v][1] += r["nodes"]
+    return used, sums
+
+
+def shaving_text(store: Store, names) -> str:
+    used, sums = shaving_rows(store, names)
+    if not used:
+        return "(no data yet)\n"
+    out = [f"{used} instances. The paper: shaving divides the total time by 5 or 6 "
+           f"(-{paper.SUMMARY['shaving_node_gain_pct']} % nodes, -{paper.SUMMARY['shaving_time_gain_pct']} % time "
+           "on average).\n", "| limit L | total CPU s | total nodes (M) |", "|---|---|---|"]
+    for v in SHAVING_LIMITS:
+        out.append(f"| {v} | {sums[v][0]:.2f} | {sums[v][1] / 1e6:.3g} |")
+    return "\n".join(out) + "\n"
+
+
+def plots(store: Store, names, folder: Path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing (pip install edgematch[bench]): no figures", file=sys.stderr)
+        return []
+    rows = {row[0]: row for row in paper.TABLE1}
+    data = []
+    for name in names:
+        if name not in rows:
+            continue
+        recs = {k: latest(store, name, "four_corners", k) for k in ("backtrack", "colorpair", "cpsat")}
+        if not recs["colorpair"]:
+            continue
+        data.append((paper.paper_best_time(rows[name]), name, rows[name], recs))
+    data.sort()
+    pictures = []
+    if data:
+        x = range(len(data))
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+
+        def series(label, key):
+            return [r[key]["nodes"] if r[key] and r[key]["complete"] else float("nan") for _, _, _, r in data]
+
+        ax.plot(x, series("backtrack", "backtrack"), "o-", label="our backtracker")
+        ax.plot(x, series("colorpair", "colorpair"), "s-", label="our ColorPairs")
+        ax.plot(x, series("cpsat", "cpsat"), "^-", label="our CP-SAT (branches)")
+        ax.plot(x, [row[2] * 1e6 if row[2] else float("nan") for _, _, row, _ in data], "o:", alpha=0.6,
+                label="paper doc_smith")
+        ax.plot(x, [row[4] * 1e6 for _, _, row, _ in data], "s:", alpha=0.6, label="paper ColorPairs")
+        ax.set_yscale("log")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([n for _, n, _, _ in data], rotation=90, fontsize=7)
+        ax.set_ylabel("nodes")
+        ax.set_title("Figure 5: nodes per instance (four corners fixed; sorted by the paper's best time)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = folder / "benoist2008_fig5_nodes.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        pictures.append(("Figure 5: nodes", path))
+
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+
+        def times(key):
+            return [r[key]["cpu_seconds"] if r[key] and r[key]["complete"] else float("nan") for _, _, _, r in data]
+
+        ax.plot(x, times("backtrack"), "o-", label="our backtracker")
+        ax.plot(x, times("colorpair"), "s-", label="our ColorPairs")
+        ax.plot(x, [max(row[3], 0.5) for _, _, row, _ in data], "s:", alpha=0.6, label="paper ColorPairs")
+        ax.plot(x, [max(row[1], 0.5) if row[1] is not None else float("nan") for _, _, row, _ in data], "o:",
+                alpha=0.6, label="paper doc_smith")
+        ax.set_yscale("log")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([n for _, n, _, _ in data], rotation=90, fontsize=7)
+        ax.set_ylabel("seconds")
+        ax.set_title("Figure 6: time per instance (four corners fixed)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = folder / "benoist2008_fig6_time.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        pictures.append(("Figure 6: time", path))
+
+    used, sums = shaving_rows(store, names)
+    if used:
+        fig, ax1 = plt.subplots(figsize=(7, 4))
+        labels = [str(v) for v in SHAVING_LIMITS]
+        ax1.plot(labels, [sums[v][0] for v in SHAVING_LIMITS], "o-", color="tab:blue", label="CPU seconds")
+        ax1.set_ylabel("total CPU seconds", color="tab:blue")
+        ax2 = ax1.twinx()
+        ax2.plot(labels, [sums[v][1] / 1e6 for v in SHAVING_LIMITS], "s--", color="tab:red", label="nodes")
+        ax2.set_ylabel("total nodes (millions)", color="tab:red")
+        ax1.set_xlabel("shaving limit L")
+        ax1.set_title(f"Figure 7: impact of shaving (sum over {used} instances)")
+        fig.tight_layout()
+        path = folder / "benoist2008_fig7_shaving.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        pictures.append(("Figure 7: shaving", path))
+    return pictures
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
+    p.add_argument("--instances", type=lambda s: s.split(","), help="comma-separated instance names (E_10_5,...)")
+    p.add_argument("--time-limit", type=float, default=60.0, help="per run, seconds (default 60)")
+    p.add_argument("--parts", type=lambda s: s.split(","), default=["table1", "heuristics", "shaving"],
+                   help="table1,heuristics,shaving (default all)")
+    p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES),
+                   help=f"for table1: {','.join(ENGINES)}")
+    p.add_argument("--results", type=Path, default=RESULTS / "benoist2008.jsonl")
+    p.add_argument("--report-only", action="store_true", help="only write the report and figures")
+    args = p.parse_args(argv)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    store = Store(args.results)
+    if not args.report_only:
+        run_all(args, store)
+    report(store, args.results.with_suffix(".md"))
+    print(f"report: {args.results.with_suffix('.md')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
