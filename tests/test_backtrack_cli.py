@@ -8,23 +8,15 @@ import sys
 
 import pytest
 
-from edgematch.cli.main import main
 from edgematch.formats import format_puzzle
 from edgematch.generate import generate
 
-
-def run_cli(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_support import run_cli, write_small_puzzle
 
 
 @pytest.fixture
 def puzzle_file(tmp_path):
-    made = generate(4, 4, 2, 3, seed=3)
-    path = tmp_path / "p.txt"
-    path.write_text(format_puzzle(made.puzzle, "edgematch"))
-    return path
+    return write_small_puzzle(tmp_path)
 
 
 def test_count_json_has_the_promised_keys(capsys, puzzle_file):
