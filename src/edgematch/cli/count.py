@@ -40,6 +40,9 @@ def add_search_options(p: argparse.ArgumentParser, symmetry: bool = True) -> Non
                        help="fix the first corner tile in a corner: counts up to board rotation (exactly raw/4 on "
                             "square boards, raw/2 on rectangular ones); puzzles without hints only")
     if symmetry:
+        p.add_argument("--kernel", choices=("auto", "lists", "bits"), default="auto",
+                       help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
+                            "tiles) or lists; the same tree and counts either way (default: auto)")
         p.add_argument("--start", metavar="BOARD",
                        help="search only below this partial board (it must fill a prefix of the order; "
                             "counts of the subtrees of a split add up to the full count)")
@@ -83,8 +86,9 @@ def colorpair_options(args) -> dict:
 
 def solver_from(args, **extra):
     if args.solver == "colorpair":
-        if args.order != "rowscan" or args.corner or getattr(args, "symmetry", False):
-            raise InputError("--order, --corner and --symmetry belong to the backtracking engine; "
+        if args.order != "rowscan" or args.corner or getattr(args, "symmetry", False) or \
+                getattr(args, "kernel", "auto") != "auto":
+            raise InputError("--order, --corner, --symmetry and --kernel belong to the backtracking engine; "
                              "the colorpair engine chooses its own squares")
         options = dict(time_limit=args.time_limit, node_limit=args.node_limit, **colorpair_options(args))
         options.update(extra)
@@ -92,6 +96,10 @@ def solver_from(args, **extra):
     options = dict(order=args.order, corner=args.corner, time_limit=args.time_limit, node_limit=args.node_limit)
     if getattr(args, "symmetry", False):
         options["symmetry"] = True
+    if getattr(args, "kernel", "auto") != "auto":
+        if args.solver != "backtrack":
+            raise InputError(f"--kernel belongs to the backtracking engine, not --solver {args.solver}")
+        options["kernel"] = args.kernel
     options.update(extra)
     return make_solver(args.solver, **options)
 

@@ -29,11 +29,13 @@ from ...model import tiles as T
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search
+from .bit_kernel import bit_search, bit_tables
 from .orders import resolve_order, search_order
 from .plan import P_NCHK, SearchPlan, build_plan
 from .schedule import julia_priority_schedule, schedule_array
 
 ProgressCallback = Callable[[dict], None]
+KERNELS = ("auto", "lists", "bits")
 
 FIRST_SLICE_NODES = 200_000
 SLICE_SECONDS = 0.2
@@ -98,6 +100,12 @@ class BacktrackSolver:
         choice, see :func:`auto_priority_colours`), and the minimum number of their sides
         placed per number of tiles on the board (same forms as ``schedule``, or
         ``julia:TARGET`` for the package's logistic bound).
+    kernel:
+        Exact modes: ``auto`` (default) runs the bitboard kernel (:mod:`.bit_kernel`)
+        when every class of tiles has at most 64 members and the list kernel
+        (:mod:`.kernel`) otherwise; ``lists`` or ``bits`` force one (``bits`` raises
+        when it does not apply).  Both walk the same tree: nodes, counts and solution
+        order are identical; only the speed differs.
     progress:
         Called about every ``progress_interval`` seconds with a dict of statistics
         (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
@@ -120,9 +128,13 @@ class BacktrackSolver:
         restart_nodes: int | None = None,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
+        kernel: str = "auto",
         progress: ProgressCallback | None = None,
         progress_interval: float = 0.5,
     ):
+        if kernel not in KERNELS:
+            raise InputError(f"unknown kernel {kernel!r}: choose one of {', '.join(KERNELS)}")
+        self.kernel = kernel
         self.order = order
         self.corner = corner
         self.symmetry = symmetry
@@ -162,6 +174,18 @@ class BacktrackSolver:
                 cache.pop(next(iter(cache)))
             cache[key] = build_plan(puzzle, self.search_squares(puzzle))
         return cache[key]
+
+    def _bit_tables(self, plan: SearchPlan, rows: np.ndarray):
+        """The plan's bitboard masks (cached on the plan), or None for the list kernel."""
+        if self.kernel == "lists":
+            return None
+        if "_bits" not in plan.__dict__:
+            plan.__dict__["_bits"] = bit_tables(plan, rows)
+        bits = plan.__dict__["_bits"]
+        if bits is None and self.kernel == "bits":
+            raise InputError("the bitboard kernel needs at most 64 tiles per class and every known side in "
+                             "the look-up key; use kernel='lists' (or 'auto')")
+        return bits
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
@@ -271,6 +295,14 @@ class BacktrackSolver:
         state = np.array([first, first, leaf, 1], dtype=np.int64)
         rows = plan.exact_phases()
         checks = rows if (rows[:, P_NCHK] > 0).any() else None
+        bits = self._bit_tables(plan, rows)
+        total.statistics["kernel"] = "bits" if bits is not None else "lists"
+        if bits is not None:
+            umask = bits.used_masks(used)
+            rem = np.zeros(D + 1, np.uint64)
+            occ = np.zeros(D + 1, np.int64)
+            keys = np.zeros(D + 1, np.int64)
+            tile_bits = np.zeros(D + 1, np.int64)
         npd = np.zeros(D, np.int64)
         budget = FIRST_SLICE_NODES
         last_report = time.perf_counter()
@@ -291,10 +323,16 @@ class BacktrackSolver:
                 max_solutions = -1 if k is None else k - total.solutions
                 npd[:] = 0
                 t0 = time.perf_counter()
-                nodes, leaves, written, status = K.exact_search(
-                    plan.cand, plan.starts, plan.pcol, plan.order, rows,
-                    board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
-                )
+                if bits is not None:
+                    nodes, leaves, written, status = bit_search(
+                        plan.cand, plan.starts, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board, umask, rem, occ, keys, tile_bits, state,
+                        np.int64(want), np.int64(max_solutions), out, npd,
+                    )
+                else:
+                    nodes, leaves, written, status = K.exact_search(
+                        plan.cand, plan.starts, plan.pcol, plan.order, rows,
+                        board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
+                    )
                 elapsed = time.perf_counter() - t0
                 total.statistics["kernel_calls"] += 1
                 total.nodes += int(nodes)
