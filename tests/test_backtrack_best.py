@@ -155,3 +155,17 @@ def test_symmetry_keeps_the_exhaustive_best_score(w, h):
     assert plain.complete and sym.complete
     assert sym.best_score == plain.best_score < puzzle.max_score
     assert sym.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_without_errors_walks_the_exact_search_tree(seed):
+    """With no invalid join allowed, the best search's exact prefix loop must visit the
+    very tree of the exact kernel: on a puzzle without solution both exhaust it."""
+    puzzle = _scrambled(seed)
+    count = BacktrackSolver(kernel="lists").count(puzzle)
+    best = BacktrackSolver().best(puzzle)
+    if count.solutions == 0:
+        assert best.complete and best.nodes == count.nodes
+        assert best.nodes_per_depth == count.nodes_per_depth
+    else:
+        assert best.best_score == puzzle.max_score

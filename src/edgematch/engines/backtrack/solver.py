@@ -462,6 +462,8 @@ class BacktrackSolver:
         match_stack[first] = start_score
         prio_stack[first] = start_prio
         best_board = board.copy()
+        rows0 = plan.exact_phases()
+        checks0 = rows0 if (rows0[:, P_NCHK] > 0).any() else None
         state = np.array([first, first, D, 1, total.best_score], dtype=np.int64)
         npd = np.zeros(D, np.int64)
         budget = FIRST_SLICE_NODES
@@ -484,7 +486,7 @@ class BacktrackSolver:
                 plan.cand, plan.starts, plan.pcol, plan.order,
                 plan.n_phases, plan.phases, plan.known_joins, allowed, prio_w if self.priority_colours else None, prio_min,
                 board, used, cur, end, phase, err_stack, match_stack, prio_stack,
-                state, best_board, np.int64(want), np.int64(target), npd,
+                state, best_board, np.int64(want), np.int64(target), npd, rows0, checks0,
             )
             elapsed = time.perf_counter() - t0
             total.statistics["kernel_calls"] += 1
