@@ -7,7 +7,7 @@ keeps one used-mask per class and, per depth, the mask of tiles still to try the
 
 * entering a square: ``rem[d] = keymask[key] & ~used[class]``, one AND;
 * next candidate: the lowest bit of ``rem[d]`` (count trailing zeros); its placement is
-  found in the sorted list at ``starts[key] + popcount(keymask[key] & below)``;
+  found in the sorted list at ``first[key] + popcount(keymask[key] & below)``;
 * dead-child test: the child's mask after the AND is zero.
 
 The used set at a depth is the same whenever the search is at that depth (deeper tiles
@@ -65,6 +65,7 @@ class BitTables:
     """Masks over the plan's candidate lists, and tile and square classes."""
 
     keymask: np.ndarray  # uint64 (n_keys,): tiles (index in class) of each list
+    list_first: np.ndarray  # int64 (n_keys,): start of each list in cand, -1 - start if it has dups
     dups: np.ndarray | None  # uint64 (n_keys, MAX_LAYERS): tiles with >= j + 2 placements in the list;
     # None when no list holds a tile twice
     rows: np.ndarray  # the plan's exact rows, with the class columns P_CLASS and P_SAME filled
@@ -136,17 +137,20 @@ def bit_tables(plan: SearchPlan, rows: np.ndarray) -> BitTables | None:
     rows = rows.copy()
     rows[:, P_CLASS] = square_class[: len(rows)]
     rows[:, P_SAME] = same_class[: len(rows)]
-    return BitTables(keymask, dups if dups.any() else None, rows, tile_class, tile_bit)
+    list_first = plan.starts[:-1].astype(np.int64)
+    layered = dups[:, 0] != 0
+    list_first[layered] = -1 - list_first[layered]
+    return BitTables(keymask, list_first, dups if dups.any() else None, rows, tile_class, tile_bit)
 
 
 @njit(cache=True)
-def bit_search(cand, starts, keymask, dups, pcol, order, rows,
+def bit_search(cand, list_first, keymask, dups, pcol, order, rows,
                board, umask, rem, occ, kk, tl, state, node_budget, max_solutions, out, nodes_per_depth):
     """Run until the subtree is exhausted, ``node_budget`` nodes are placed, or
     ``max_solutions`` leaves are reached (-1: no limit) or ``out`` is full.
 
     ``dups`` is None when no list holds a tile twice: Numba then compiles the
-    duplicate walk out of the loop (it costs about 7% on E_9_13 even when never taken).
+    duplicate walk out of the loop (even a never-taken test cost about 7% on E_9_13).
     ``umask`` holds one used-mask per class; ``rem``, ``occ``, ``kk`` (the list key) and
     ``tl`` (the tile bit placed) are per depth and, like ``board``, keep the search's
     position between calls.  Returns ``(nodes, leaves, rows_written, status)``.
@@ -182,10 +186,12 @@ def bit_search(cand, starts, keymask, dups, pcol, order, rows,
         bit = one << U(t)
         below = bit - one
         key = kk[U(d)]
-        pos = starts[U(key)] + popcount(keymask[U(key)] & below)
-        if dups is not None and dups[U(key), 0] != 0:
-            # a list holding some tile in several rotations: walk its placements
+        pos = list_first[U(key)]
+        if dups is not None and pos < 0:
+            # a list holding some tile in several rotations (its start is stored as
+            # -1 - start, so that other lists pay nothing): walk its placements
             j = occ[U(d)]
+            pos = -1 - pos + popcount(keymask[U(key)] & below)
             pos += popcount(dups[U(key), 0] & below) + popcount(dups[U(key), 1] & below)
             pos += popcount(dups[U(key), 2] & below) + j
             if j < 3 and (dups[U(key), U(j)] & bit) != 0:
@@ -194,6 +200,7 @@ def bit_search(cand, starts, keymask, dups, pcol, order, rows,
                 occ[U(d)] = 0
                 rem[U(d)] = r & (r - one)
         else:
+            pos += popcount(keymask[U(key)] & below)
             rem[U(d)] = r & (r - one)
         found = cand[U(pos)]
         nodes += 1

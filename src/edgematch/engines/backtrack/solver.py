@@ -325,7 +325,7 @@ class BacktrackSolver:
                 t0 = time.perf_counter()
                 if bits is not None:
                     nodes, leaves, written, status = bit_search(
-                        plan.cand, plan.starts, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board, umask, rem, occ, keys, tile_bits, state,
+                        plan.cand, bits.list_first, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board, umask, rem, occ, keys, tile_bits, state,
                         np.int64(want), np.int64(max_solutions), out, npd,
                     )
                 else:
