@@ -43,10 +43,19 @@ def one_run(args):
     puzzle = edgematch.load(puzzle_name)
     warm_up(puzzle)
     board, info = build_start(puzzle, start, seed=seed, relax=relax, time_limit=cp_seconds)
+    from edgematch.formats import format_board, read_board
+
     result = TabuVLNS(seed=seed).optimize(puzzle, board, time_limit=search_seconds)
-    assert result.best_board.score() == result.best_score
+    # every reported score is re-read from the board as saved (edgematch format) and re-scored
+    text = format_board(result.best_board, "edgematch")
+    path = RESULTS / "vlns_figure5_boards" / f"{start}_k{relax}_seed{seed}.txt"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    reread = read_board(path, puzzle)
+    verdict = reread.verify()
     return {"start": start, "relax": relax, "seed": seed, "start_info": info, "start_score": board.score(),
-            "best": result.best_score, "moves": result.moves}
+            "best": reread.score(), "moves": result.moves, "board_file": f"vlns_figure5_boards/{path.name}",
+            "complete": reread.is_complete, "hints_kept": not any("hint" in r for r in verdict.reasons)}
 
 
 def main(argv=None) -> int:
