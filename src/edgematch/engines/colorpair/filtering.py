@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit, types
 from numba import uint64 as U
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from .tables import (
@@ -174,10 +175,7 @@ def bits_first(M, row):
     for i in range(M[SC_W]):
         w = M[k + i]
         if w != 0:
-            b = 0
-            while (w >> b) & 1 == 0:
-                b += 1
-            return i * 64 + b
+            return i * 64 + trailing_zeros(w)
     return -1
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .filtering import (
     assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
@@ -81,13 +82,11 @@ def max_level(M, row):
     best = 0
     for w in range(M[SC_W]):
         word = get2(M, BITS, row, w)
-        if word == 0:
-            continue
-        for b in range(64):
-            if (word >> b) & 1:
-                lv = get(M, LEVEL_OF, w * 64 + b)
-                if lv > best:
-                    best = lv
+        while word != 0:
+            lv = get(M, LEVEL_OF, w * 64 + trailing_zeros(word))
+            if lv > best:
+                best = lv
+            word &= word - 1
     return best
 
 
