@@ -4,7 +4,8 @@ Measures, on one core:
 
 1. full exact counts (row scan) of Benoist's E_9_13 and E_10_16 and of Brendan Owen's
    set-1 6x6 (community node count 69,284,103): nodes, solutions, wall and CPU seconds,
-   nodes/s by both clocks, after a warm-up so that compilation is not timed;
+   nodes/s by both clocks, after a warm-up so that compilation is not timed; with the
+   default kernel and, where that is the bitboard kernel, with the list kernel too;
 2. the same loop written in plain C (``backtrack_reference.c``, compiled here with
    ``gcc -O2`` when gcc exists) on the very same candidate tables, so that the engine is
    compared with C on this machine under this load rather than with a figure from
@@ -58,13 +59,13 @@ def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def timed_count(name: str, repeats: int, node_limit: int | None = None) -> dict:
+def timed_count(name: str, repeats: int, node_limit: int | None = None, kernel: str = "auto") -> dict:
     import edgematch
     from edgematch.engines.backtrack import BacktrackSolver
 
     puzzle = edgematch.load(name)
-    solver = BacktrackSolver(node_limit=node_limit)
-    BacktrackSolver(node_limit=100_000).count(puzzle)  # warm-up: load the compiled kernel
+    solver = BacktrackSolver(node_limit=node_limit, kernel=kernel)
+    BacktrackSolver(node_limit=100_000, kernel=kernel).count(puzzle)  # warm-up: load the compiled kernel
     best = None
     for _ in range(repeats):
         load = load_average()
@@ -73,6 +74,7 @@ def timed_count(name: str, repeats: int, node_limit: int | None = None) -> dict:
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
         row = {
             "puzzle": name if node_limit is None else f"{name} (first {node_limit:,} nodes)", "solutions": result.solutions, "nodes": result.nodes, "complete": result.complete,
+            "kernel": result.statistics["kernel"],
             "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
             "nodes_per_s_wall": round(result.nodes / wall), "nodes_per_s_cpu": round(result.nodes / cpu),
             "load_average": load,
@@ -168,15 +170,17 @@ def startup() -> dict:
 def markdown(report: dict) -> str:
     out = ["# Backtracking engine speed", "", f"Machine: {report['machine']}  ", f"Date: {report['date']}", ""]
     out += ["## Exact counts (row scan from the top-left corner, one core)", "",
-            "| puzzle | solutions | nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) | load avg |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "The default kernel (`auto`) is the bitboard kernel where every class of tiles has at most 64 members "
+            "and the list kernel otherwise; the list kernel is also timed, as the C loop below is its twin.", "",
+            "| puzzle | kernel | solutions | nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) | load avg |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in report["counts"]:
-        out.append(f"| {r['puzzle']} | {r['solutions']:,} | {r['nodes']:,} | {r['wall_s']} | {r['cpu_s']} | "
+        out.append(f"| {r['puzzle']} | {r['kernel']}{'' if r.get('default', True) else ' (forced)'} | {r['solutions']:,} | {r['nodes']:,} | {r['wall_s']} | {r['cpu_s']} | "
                    f"{r['nodes_per_s_wall'] / 1e6:.1f} M | {r['nodes_per_s_cpu'] / 1e6:.1f} M | {r['load_average']} |")
     if report.get("c_reference"):
         out += ["", "## The same loop in C (gcc -O2), same tables, same machine", "",
-                "| puzzle | nodes | CPU s | nodes/s (CPU) | engine / C | load avg |", "|---|---:|---:|---:|---:|---:|"]
-        engine = {r["puzzle"]: r for r in report["counts"]}
+                "| puzzle | nodes | CPU s | nodes/s (CPU) | list kernel / C | load avg |", "|---|---:|---:|---:|---:|---:|"]
+        engine = {r["puzzle"]: r for r in report["counts"] if r["kernel"] == "lists"}
         for r in report["c_reference"]:
             ratio = engine[r["puzzle"]]["nodes_per_s_cpu"] / r["nodes_per_s_cpu"]
             out.append(f"| {r['puzzle']} | {r['nodes']:,} | {r['cpu_s']} | {r['nodes_per_s_cpu'] / 1e6:.1f} M | "
@@ -202,10 +206,14 @@ def main(argv=None) -> int:
     report = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "counts": [], "c_reference": []}
     for name in COUNTS:
         row = timed_count(name, args.repeats)
-        report["counts"].append(row)
-        print(f"count {name}: {row['solutions']:,} solutions, {row['nodes']:,} nodes, {row['cpu_s']} s CPU, "
-              f"{row['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU ({row['nodes_per_s_wall'] / 1e6:.1f} M wall), load {row['load_average']}",
-              flush=True)
+        rows = [row]
+        if row["kernel"] != "lists":
+            rows.append(dict(timed_count(name, args.repeats, kernel="lists"), default=False))
+        for row in rows:
+            report["counts"].append(row)
+            print(f"count {name} ({row['kernel']} kernel): {row['solutions']:,} solutions, {row['nodes']:,} nodes, "
+                  f"{row['cpu_s']} s CPU, {row['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU "
+                  f"({row['nodes_per_s_wall'] / 1e6:.1f} M wall), load {row['load_average']}", flush=True)
         if not args.skip_c:
             ref = c_reference(name)
             if ref:
