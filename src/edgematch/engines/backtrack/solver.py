@@ -184,7 +184,7 @@ class BacktrackSolver:
         bits = plan.__dict__["_bits"]
         if bits is None and self.kernel == "bits":
             raise InputError("the bitboard kernel needs at most 64 tiles per class and every known side in "
-                             "the look-up key; use kernel='lists' (or 'auto')")
+                             "the look-up key; use the list kernel (--kernel lists or auto)")
         return bits
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
