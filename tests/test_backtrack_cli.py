@@ -104,6 +104,8 @@ def test_search_time_limit_and_fill(capsys, tmp_path):
     (["count", "owen1-4x4", "--frobnicate"], "unrecognized arguments"),
     (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
     (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
+    (["count", "e2", "--kernel", "bits"], "--kernel lists"),
+    (["count", "owen1-4x4", "--kernel", "bits", "--solver", "cpsat"], "--kernel"),
 ])
 def test_bad_options_are_one_line_exit_2(capsys, argv, needle):
     code, out, err = run_cli(capsys, *argv)
@@ -151,3 +153,11 @@ def test_count_start_board_counts_the_subtree(capsys, tmp_path):
         assert data["solutions"] == BacktrackSolver().count(puzzle, start=prefix).solutions
         total += data["nodes"]
     assert total > 0
+
+
+@pytest.mark.parametrize("kernel", ["lists", "bits"])
+def test_count_kernel_option_reports_the_kernel_and_the_same_tree(capsys, kernel):
+    code, out, _ = run_cli(capsys, "count", "owen1-5x5", "--kernel", kernel, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["statistics"]["kernel"] == kernel
+    assert (data["solutions"], data["nodes"]) == (16, 113_211)
