@@ -11,14 +11,15 @@ Measures, on one core:
    compared with C on this machine under this load rather than with a figure from
    elsewhere;
 3. 60 s of best-score search on ``e2`` (the Julia package's path and error schedule for
-   target 470, in a separate process, so that its peak memory (``ru_maxrss``) is its own);
+   target 470), ``--repeats`` times, each in a separate process so that its peak memory
+   (``ru_maxrss``) is its own; the fastest run is reported and every run is listed;
 4. the wall time of a fresh ``edgematch count`` process once the Numba cache is warm.
 
 Prints the figures and writes ``results/backtrack_speed.md`` and ``.json``.  Load from
 other processes slows wall-clock rates; the load average is recorded next to them, and
 CPU-time rates are less affected.
 
-    python benchmarks/backtrack_speed.py [--best-seconds 60] [--skip-c]
+    python benchmarks/backtrack_speed.py [--best-seconds 60] [--repeats 3] [--skip-c]
 """
 
 from __future__ import annotations
@@ -140,12 +141,21 @@ print(json.dumps({"puzzle": "e2", "order": "e2path", "schedule": "julia:470", "s
 """
 
 
-def best_search(seconds: float) -> dict:
-    load = load_average()
-    out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds)], check=True, capture_output=True, text=True)
-    row = json.loads(out.stdout.strip().splitlines()[-1])
-    row["load_average"] = load
-    return row
+def best_search(seconds: float, repeats: int) -> dict:
+    """The fastest of ``repeats`` runs (as for the counts: load only ever slows a run down),
+    each in a fresh process; every run's rate is kept in ``all_runs``."""
+    runs = []
+    for _ in range(repeats):
+        load = load_average()
+        out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds)], check=True, capture_output=True, text=True)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        row["load_average"] = load
+        runs.append(row)
+    best = max(runs, key=lambda r: r["nodes_per_s_cpu"])
+    best["all_runs"] = [{"nodes_per_s_cpu": r["nodes_per_s_cpu"], "best_score": r["best_score"],
+                         "peak_rss_mb": r["peak_rss_mb"], "load_average": r["load_average"]} for r in runs]
+    best["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
+    return best
 
 
 def startup() -> dict:
@@ -187,7 +197,9 @@ def markdown(report: dict) -> str:
                        f"{ratio:.2f} | {r['load_average']} |")
     b = report["best"]
     out += ["", f"## {b['seconds']} s of best-score search on e2 ({b['order']}, schedule {b['schedule']})", "",
-            f"- nodes: {b['nodes']:,} ({b['nodes_per_s_wall'] / 1e6:.1f} M/s wall, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU)",
+            f"- nodes: {b['nodes']:,} ({b['nodes_per_s_wall'] / 1e6:.1f} M/s wall, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU), "
+            f"the fastest of {len(b.get('all_runs', [b]))} runs of {b['seconds']} s; every run (M/s CPU): "
+            + ", ".join(f"{r['nodes_per_s_cpu'] / 1e6:.1f}" for r in b.get("all_runs", [b])),
             f"- best score: {b['best_score']} of 480 (deepest {b['deepest']} tiles), stopped by {b['stopped_by']}",
             f"- peak memory of that process: {b['peak_rss_mb']} MB (ru_maxrss)", f"- load average: {b['load_average']}"]
     s = report["startup"]
@@ -225,7 +237,7 @@ def main(argv=None) -> int:
         print(f"count {row['puzzle']}: {row['nodes']:,} nodes, {row['cpu_s']} s CPU, "
               f"{row['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU ({row['nodes_per_s_wall'] / 1e6:.1f} M wall), load {row['load_average']}",
               flush=True)
-    report["best"] = best_search(args.best_seconds)
+    report["best"] = best_search(args.best_seconds, args.repeats)
     b = report["best"]
     print(f"best e2 {b['seconds']} s: {b['nodes']:,} nodes, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {b['best_score']}, "
           f"peak {b['peak_rss_mb']} MB", flush=True)
