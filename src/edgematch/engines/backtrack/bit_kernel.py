@@ -37,6 +37,7 @@ from numba import uint64 as U
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from ...model import tiles as T
 from .kernel import BUDGET, FINISHED, SOLUTIONS
 from .plan import P_BASE, P_CHK, P_KEY, P_NCHK, P_NKEY, SearchPlan
 
@@ -129,9 +130,7 @@ def bit_tables(plan: SearchPlan, rows: np.ndarray) -> BitTables | None:
     W, H = puzzle.width, puzzle.height
     square_class = np.zeros(D + 1, np.int64)
     for d, sq in enumerate(plan.order):
-        r, c = divmod(int(sq), W)
-        outer = np.array([[r == 0, c == W - 1, r == H - 1, c == 0]])
-        square_class[d] = _grey_class(outer)[0]
+        square_class[d] = _grey_class(np.array([T.outer_sides(int(sq), W, H)]))[0]
     same_class = np.zeros(D + 1, np.int64)
     same_class[1:D] = square_class[1:D] == square_class[: D - 1]
     rows = rows.copy()
