@@ -38,8 +38,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from .tables import (
-    BITS, B_FEXP, B_SHACC, B_SURR, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
-    CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CLS_OF, CYC_COLS, DCNT, DEL, DEM_EDGES,
+    BITS, B_FEXP, B_SHACC, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
+    CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CYC_COLS, DCNT, DEL, DEM_EDGES,
     DPOS, DP_EL, DP_POS, DSAV, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
     NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, OPOS, ORDER_OF, OSAV, OSIZE, PRE_BY, QUEUE, REM_EDGES,
     REM_TILES, ROTS, SC_C, SC_COUNT3, SC_DP_N, SC_FRAME_PLACED, SC_MISC_OFF, SC_NFRAME, SC_NT, SC_P, SC_PLACED,
@@ -181,7 +181,7 @@ def bits_first(M, row):
 
 @njit(SIG_ROW, cache=True)
 def misc_row(M, k):
-    """A scratch bitset (pattern classes 0..3, B_SURR, B_FEXP, B_TMP1, B_TMP2, B_SHACC)."""
+    """A scratch bitset (B_FEXP, B_TMP1, B_TMP2, B_SHACC)."""
     return M[SC_MISC_OFF] + k
 
 
@@ -423,41 +423,19 @@ def square_class(M, u):
 
 
 @njit(cache=True)
-def reclass(M, u):
-    new = -1
-    if M[U(M[HDR + 2 * SQ_TILE] + u)] < 0:
-        new = square_class(M, u)
-    where = M[HDR + 2 * CLS_OF] + u
-    old = M[U(where)]
-    if new != old:
-        base = M[HDR + 2 * BITS] + (M[SC_MISC_OFF]) * M[HDR + 2 * BITS + 1] + (u >> 6)
-        width = M[HDR + 2 * BITS + 1]
-        bit = np.int64(1) << (u & 63)
-        if old >= 0:
-            k = base + old * width
-            M[U(k)] = M[U(k)] & ~bit
-        if new >= 0:
-            k = base + new * width
-            M[U(k)] = M[U(k)] | bit
-        M[U(where)] = new
-
-
-@njit(cache=True)
 def surround_changed(M, u, delta):
-    """``u`` became surrounded (delta +1) or stopped being (delta -1)."""
-    if delta > 0:
-        bit_set(M, M[SC_MISC_OFF] + B_SURR, u)
-    else:
-        bit_clear(M, M[SC_MISC_OFF] + B_SURR, u)
+    """``u`` became surrounded (delta +1) or stopped being (delta -1): its neighbours count
+    it.  These counters and ``NKNOWN`` are all the pattern priorities need (section 5.1:
+    "it just requires maintaining the number of instantiated and surrounded neighbors for
+    each cell"); the class of a square is read from them when a square is chosen, once per
+    decision, instead of being refiled at every placement and undo (most placements are
+    probes and propagation, twenty times more than decisions)."""
     nbr = M[HDR + 2 * NBR] + u * 6
     nsurr = M[HDR + 2 * NSURR]
-    sq_tile = M[HDR + 2 * SQ_TILE]
     for s in range(4):
         w = M[U(nbr + s)]
         if w >= 0:
             M[U(nsurr + w)] += delta
-            if M[U(sq_tile + w)] < 0:
-                reclass(M, w)
 
 
 # ---------------------------------------------------------------------------- fit checks
@@ -522,12 +500,16 @@ def assign(M, x, t, r, level, decision):
         M[SC_COUNT3] -= 1
     if nk >= 2:
         surround_changed(M, x, -1)
-    reclass(M, x)
+    # Fewer demands cannot start a rule while the contradiction rule is on: |Demand(p)| =
+    # |Offer(p)| now would have been |Offer(p)| < |Demand(p)| before, already a failure.
+    # (The pairs of the placed tile are queued below anyway: its offers shrink.)
+    contra = M[CFG + CFG_CONTRADICTION] != 0
     for slot in range(6):
         p = M[U(o_sq_dem + x * 6 + slot)]
         if p >= 0:
             dem_remove(M, p, x)
-            push(M, p)
+            if not contra:
+                push(M, p)
     for s in range(4):
         c = M[U(o_known + s)]
         if c > 0:
@@ -600,7 +582,6 @@ def assign(M, x, t, r, level, decision):
                 M[SC_COUNT3] += 1
             if nku == 2:
                 surround_changed(M, u, 1)
-            reclass(M, u)
     if prev3 > 0 and M[SC_COUNT3] == 0 and M[CFG + CFG_PREEMPTION] != 0:
         # preemption tags count again: every demanded pair is checked anew
         push_demanded(M)
@@ -667,8 +648,6 @@ def unassign(M, x):
                     M[U(o_fdem + c)] -= 1
         M[U(ku + j)] = -1
         M[U(o_nknown + u)] = nku - 1
-        if empty:
-            reclass(M, u)
     o_frame = M[HDR + 2 * TFRAME] + o_tile
     o_fm = M[HDR + 2 * FM]
     for j in range(2):
@@ -714,7 +693,6 @@ def unassign(M, x):
         surround_changed(M, x, 1)
     if nk >= 3:
         M[SC_COUNT3] += 1
-    reclass(M, x)
     M[SC_TRAIL] -= 1
 
 

@@ -36,10 +36,11 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from .filtering import (
     assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
     dem_add_initial, domain_reason, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
-    reclass, undo_to, unmanaged,
+    square_class, undo_to, unmanaged,
 )
 from .tables import (
-    BITS, B_FEXP, B_SHACC, B_SURR, B_TMP1, CFG, CFG_BACKJUMP, CFG_SHAVE_REPEAT, CFG_HEURISTIC, CFG_OPPOSITE, CFG_PATTERNS, CFG_SHAVE,
+    HDR,
+    BITS, B_FEXP, B_SHACC, B_TMP1, CFG, CFG_BACKJUMP, CFG_SHAVE_REPEAT, CFG_HEURISTIC, CFG_OPPOSITE, CFG_PATTERNS, CFG_SHAVE,
     CFG_VALUE_ORDER, DEL, DP_EL, DSIZE, IS_DEC, KNOWN, LEVEL_OF, LVC, LV_CELL, LV_HADSOL, LV_IDX, LV_MARK,
     LV_NCAND, LV_PAIR, NBR, NKNOWN, NROT, NSURR, NTP, OEL, OSIZE, PCAND, PRE_BY, ROTS, SC_ACC_OFF, SC_C, SC_COUNT3,
     SC_DP_N, SC_N, SC_NT, SC_PLACED, SC_ROOT_PLACED, SC_TRAIL, SC_W, SQ_DEM, SQ_ROT, SQ_TILE, STAT, STATS, TILE_SQ,
@@ -160,21 +161,39 @@ def select_pair(M, honour):
 
 
 @njit(cache=True)
+def pattern_square(M):
+    """The smallest empty square of the most constrained pattern class of section 5.1
+    (-1: none), read from the counters of known and surrounded neighbours."""
+    best_class = 4
+    best = -1
+    o_sq_tile = M[HDR + 2 * SQ_TILE]
+    for x in range(M[SC_N]):
+        if M[o_sq_tile + x] < 0:
+            k = square_class(M, x)
+            if k >= 0 and k < best_class:
+                best_class = k
+                best = x
+                if k == 0:
+                    break
+    if best < 0 or best_class < 3:
+        return best
+    x = best
+    best = -1
+    for s in range(4):
+        u = get2(M, NBR, x, s)
+        if u >= 0 and get(M, SQ_TILE, u) < 0 and get(M, NKNOWN, u) >= 2 and (best < 0 or u < best):
+            best = u
+    return best
+
+
+@njit(cache=True)
 def select_square(M):
     """The square to branch on (section 5.1)."""
     if M[CFG + CFG_PATTERNS] != 0:
-        for k in range(4):
-            x = bits_first(M, misc_row(M, k))
-            if x >= 0:
-                M[STATS + ST_PATTERN] += 1
-                if k < 3:
-                    return x
-                best = -1
-                for s in range(4):
-                    u = get2(M, NBR, x, s)
-                    if u >= 0 and get(M, SQ_TILE, u) < 0 and get(M, NKNOWN, u) >= 2 and (best < 0 or u < best):
-                        best = u
-                return best
+        x = pattern_square(M)
+        if x >= 0:
+            M[STATS + ST_PATTERN] += 1
+            return x
     p = select_pair(M, honoured(M))
     if p < 0:
         for x in range(M[SC_N]):
@@ -365,13 +384,10 @@ def init_state(M):
             M[SC_COUNT3] += 1
     for x in range(n):
         if get(M, NKNOWN, x) >= 2:
-            bit_set(M, misc_row(M, B_SURR), x)
             for s in range(4):
                 u = get2(M, NBR, x, s)
                 if u >= 0:
                     put(M, NSURR, u, get(M, NSURR, u) + (1))
-    for x in range(n):
-        reclass(M, x)
 
 
 @njit(cache=True)

@@ -116,7 +116,7 @@ CFG = STATS + N_STATS
 HDR = CFG + CFG_SIZE
 
 # tables: vectors (one entry per square, pair, tile or colour) ...
-(SQ_TILE, SQ_ROT, NKNOWN, NSURR, CLS_OF, ORDER_OF, LEVEL_OF, IS_DEC, FRAME_SQ,
+(SQ_TILE, SQ_ROT, NKNOWN, NSURR, ORDER_OF, LEVEL_OF, IS_DEC, FRAME_SQ,
  LV_CELL, LV_PAIR, LV_MARK, LV_NCAND, LV_IDX, LV_HADSOL,
  OSIZE, OFULL, NPRE, DSIZE, DP_EL, DP_POS, QUEUE, IN_Q,
  NROT, NTP, PRE_BY, TILE_SQ,
@@ -130,11 +130,11 @@ HDR = CFG + CFG_SIZE
  LVC,                                       # candidates: level x value
  FT,                                        # tiles with a frame side of a colour: colour x tile
  BITS,                                      # bitsets: row x word
- ) = range(59)
-N_TABLES = 59
-# rows of BITS after M[SC_MISC_OFF]: pattern classes 0..3, then
-B_SURR, B_FEXP, B_TMP1, B_TMP2, B_SHACC = range(4, 9)
-N_MISC = 9
+ ) = range(58)
+N_TABLES = 58
+# scratch rows of BITS after M[SC_MISC_OFF]
+B_FEXP, B_TMP1, B_TMP2, B_SHACC = range(4)
+N_MISC = 4
 
 
 class Layout:
@@ -321,7 +321,6 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
     vector(SQ_TILE)[:n] = -1
     vector(TILE_SQ)[:nt] = -1
     vector(PRE_BY)[:nt] = -1
-    vector(CLS_OF)[:n] = -1
     vector(DP_POS)[:P] = -1
     vector(HVAL)[:nt + 2] = h_table(nt + 1)
     table(DPOS)[:] = -1
