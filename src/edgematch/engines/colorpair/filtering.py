@@ -32,7 +32,7 @@ after an undo therefore searches exactly as before it.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, types
+from numba import njit, types
 from numba import uint64 as U
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -59,14 +59,16 @@ ST_NODES = STAT["nodes"]
 # ---------------------------------------------------------------------------- memory
 # The whole state is one int64 array M (see :mod:`.tables`): scalars, statistics and the
 # switches at fixed positions, then tables found through a header of (offset, width)
-# pairs.  Speed rule for this package: kernels take M alone.  Numba updates the reference
-# counts of every array in a tuple argument at each call (about 10 ns per array), and of
-# any array bound to a local name or passed to an ``inline="always"`` function, which made
-# a state of many arrays ten to a hundred times slower; one array costs nothing.
+# pairs.  Speed rule for this package: kernels take M alone, as a raw pointer (see
+# :func:`unmanaged`).  Numba updates the reference counts of every array in a tuple
+# argument at each call (about 10 ns per array), and of any array bound to a local name or
+# passed to an ``inline="always"`` function, which made a state of many arrays ten to a
+# hundred times slower; even one array costs two runtime calls per kernel call, which the
+# pointer removes (E_8_1 with four corners: 1.8 -> 2.3M nodes per second).
 # Explicit signatures for the small helpers called with table constants: Numba would
 # otherwise compile one specialisation per literal argument (``get(M, OSIZE, p)`` and
 # ``get(M, NPRE, p)`` are two functions to it), which multiplied the compile time.
-_M = types.Array(types.int64, 1, "C")
+_M = types.CPointer(types.int64)
 _I = types.int64
 SIG_GET = types.int64(_M, _I, _I)
 SIG_PUT = types.void(_M, _I, _I, _I)
@@ -88,10 +90,11 @@ def _int64_pointer(typingctx, address):
 
 @njit(cache=True)
 def unmanaged(M):
-    """``M`` seen through a raw pointer: an array with no reference-counted owner, so that
-    the reference-count updates Numba makes at every call become a null test.  Entry
-    points call the kernels on it; the caller keeps ``M`` alive."""
-    return carray(_int64_pointer(M.ctypes.data), M.shape[0])
+    """``M`` as a raw pointer, which every kernel takes: an array argument costs each
+    non-inlined call seven machine arguments and a reference-count call on entry and on
+    exit, a pointer one register and nothing.  Entry points call the kernels on it; the
+    caller keeps ``M`` alive."""
+    return _int64_pointer(M.ctypes.data)
 
 
 @njit(SIG_ROW, cache=True)
