@@ -39,12 +39,12 @@ from numba.extending import intrinsic
 
 from .tables import (
     BITS, B_FEXP, B_SHACC, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
-    CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CYC_COLS, DCNT, DEL, DEM_EDGES,
-    DPOS, DP_EL, DP_POS, DSAV, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
-    NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, OPOS, ORDER_OF, OSAV, OSIZE, PRE_BY, QUEUE, REM_EDGES,
+    CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CYC_COLS, DEL, DEM_EDGES,
+    DP_EL, DP_POS, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
+    NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, ORDER_OF, OSIZE, OSTART, PRE_BY, QUEUE, REM_EDGES,
     REM_TILES, ROTS, SC_C, SC_COUNT3, SC_DP_N, SC_FRAME_PLACED, SC_MISC_OFF, SC_NFRAME, SC_NT, SC_P, SC_PLACED,
-    SC_PRE_OFF, SC_QHEAD, SC_QTAIL, SC_ROOT_PLACED, SC_TRAIL, SC_W, SHOWN, SQ_DEM, SQ_ROT, SQ_TILE, STAT, STATS,
-    TCOLCNT, TCOLS, TFRAME, TILE_SQ, TPAIRS, TRAIL,
+    SC_PRE_OFF, SC_QHEAD, SC_QTAIL, SC_ROOT_PLACED, SC_TRAIL, SC_W, SHOWN, SQ_DEM, SQ_ROT, SQ_TILE, SQPOS, SQSAV,
+    STAT, STATS, TCOLCNT, TCOLS, TFRAME, TILE_SQ, TOPOS, TOSAV, TPAIRS, TRAIL,
 )
 
 ST_PROPAGATED = STAT["propagated"]
@@ -281,42 +281,49 @@ def honoured(M):
 
 
 # ---------------------------------------------------------------------------- sparse sets
-# Each set is a row of an element table and a row of a position table: the first size
-# entries of the element row are the members.  A removal swaps the element with the last
-# member and saves where it was; the matching restore (undo, last in first out) swaps it
-# back, so that undoing returns every set to exactly its former order.  Fresh additions
-# (a square starting to demand a pair) append.  Offsets are read once per call.
+# Each set is a run of an element table and positions kept elsewhere: the first size
+# entries of the run are the members.  A removal swaps the element with the last member
+# and saves where it was; the matching restore (undo, last in first out) swaps it back, so
+# that undoing returns every set to exactly its former order.  Fresh additions (a square
+# starting to demand a pair) append.  Offsets are read once per call.
+@njit(SIG_GET, cache=True)
+def offer_tile(M, p, i):
+    """The ``i``-th tile of ``Offer(p)`` (members first, then ``Unavailable(p)``)."""
+    return M[U(M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)] + i)] >> 3
+
+
 @njit(cache=True)
-def offer_remove(M, p, t):
-    row = p * M[HDR + 2 * OEL + 1]
-    el = M[HDR + 2 * OEL] + row
-    pos = M[HDR + 2 * OPOS] + row
+def offer_remove(M, p, t, j):
+    """Tile ``t`` (``p`` is its ``j``-th pair) leaves ``Offer(p)``."""
+    el = M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)]
+    topos = M[HDR + 2 * TOPOS]
     size = M[HDR + 2 * OSIZE] + p
-    i = M[U(pos + t)]
+    key = t * 6 + j
+    i = M[U(topos + key)]
     last = M[U(size)] - 1
-    u = M[U(el + last)]
-    M[U(el + i)] = u
-    M[U(pos + u)] = i
-    M[U(el + last)] = t
-    M[U(pos + t)] = last
-    M[U(M[HDR + 2 * OSAV] + row + t)] = i
+    e = M[U(el + last)]
+    M[U(el + i)] = e
+    M[U(topos + (e >> 3) * 6 + (e & 7))] = i
+    M[U(el + last)] = t * 8 + j
+    M[U(topos + key)] = last
+    M[U(M[HDR + 2 * TOSAV] + key)] = i
     M[U(size)] = last
 
 
 @njit(cache=True)
-def offer_add(M, p, t):
+def offer_add(M, p, t, j):
     """Undo of :func:`offer_remove` (``t`` sits just past the members)."""
-    row = p * M[HDR + 2 * OEL + 1]
-    el = M[HDR + 2 * OEL] + row
-    pos = M[HDR + 2 * OPOS] + row
+    el = M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)]
+    topos = M[HDR + 2 * TOPOS]
     size = M[HDR + 2 * OSIZE] + p
+    key = t * 6 + j
     k = M[U(size)]
-    i = M[U(M[HDR + 2 * OSAV] + row + t)]
-    u = M[U(el + i)]
-    M[U(el + i)] = t
-    M[U(pos + t)] = i
-    M[U(el + k)] = u
-    M[U(pos + u)] = k
+    i = M[U(M[HDR + 2 * TOSAV] + key)]
+    e = M[U(el + i)]
+    M[U(el + i)] = t * 8 + j
+    M[U(topos + key)] = i
+    M[U(el + k)] = e
+    M[U(topos + (e >> 3) * 6 + (e & 7))] = k
     M[U(size)] = k + 1
 
 
@@ -342,70 +349,107 @@ def dp_remove(M, p):
 
 
 @njit(cache=True)
-def dem_add(M, p, x):
-    """``x`` starts demanding ``p`` (once more: squares showing a pair twice count it twice)."""
-    row = p * M[HDR + 2 * DCNT + 1]
-    cnt = M[HDR + 2 * DCNT] + row + x
-    c = M[U(cnt)]
-    M[U(cnt)] = c + 1
-    if c == 0:
-        size = M[HDR + 2 * DSIZE] + p
-        k = M[U(size)]
-        M[U(M[HDR + 2 * DEL] + row + k)] = x
-        M[U(M[HDR + 2 * DPOS] + row + x)] = k
-        M[U(size)] = k + 1
-        if k == 0:
-            dp_add(M, p)
+def other_slot(M, x, p, slot, below):
+    """Whether square ``x`` demands ``p`` on another slot than ``slot`` (only on the slots
+    before it when ``below``)."""
+    sd = M[HDR + 2 * SQ_DEM] + x * 6
+    for s in range(slot if below else 6):
+        if s != slot and M[U(sd + s)] == p:
+            return True
+    return False
+
+
+@njit(cache=True)
+def set_demand_position(M, x, p, i):
+    """Square ``x`` now sits at position ``i`` of ``Demand(p)``: every slot of ``x``
+    demanding ``p`` records it."""
+    sd = M[HDR + 2 * SQ_DEM] + x * 6
+    sp = M[HDR + 2 * SQPOS] + x * 6
+    for s in range(6):
+        if M[U(sd + s)] == p:
+            M[U(sp + s)] = i
+
+
+@njit(cache=True)
+def dem_append(M, p, x, slot):
+    """``x`` starts demanding ``p`` on ``slot`` (already written in ``SQ_DEM``); returns
+    True when it joined the set (it was not demanding ``p`` on another slot)."""
+    sd = M[HDR + 2 * SQ_DEM] + x * 6
+    sp = M[HDR + 2 * SQPOS] + x * 6
+    for s in range(6):
+        if s != slot and M[U(sd + s)] == p:
+            M[U(sp + slot)] = M[U(sp + s)]
+            return False
+    size = M[HDR + 2 * DSIZE] + p
+    k = M[U(size)]
+    M[U(M[HDR + 2 * DEL] + p * M[HDR + 2 * DEL + 1] + k)] = x
+    M[U(M[HDR + 2 * SQPOS] + x * 6 + slot)] = k
+    M[U(size)] = k + 1
+    if k == 0:
+        dp_add(M, p)
+    return True
+
+
+@njit(cache=True)
+def dem_add(M, p, x, slot):
+    if dem_append(M, p, x, slot):
         push(M, p)
 
 
 @njit(cache=True)
-def dem_restore(M, p, x):
-    """Undo of :func:`dem_remove` (no queueing: undoing clears the queue)."""
-    row = p * M[HDR + 2 * DCNT + 1]
-    cnt = M[HDR + 2 * DCNT] + row + x
-    c = M[U(cnt)]
-    M[U(cnt)] = c + 1
-    if c == 0:
-        el = M[HDR + 2 * DEL] + row
-        pos = M[HDR + 2 * DPOS] + row
-        size = M[HDR + 2 * DSIZE] + p
-        k = M[U(size)]
-        i = M[U(M[HDR + 2 * DSAV] + row + x)]
-        if i == k:
-            M[U(el + k)] = x
-            M[U(pos + x)] = k
-        else:
-            u = M[U(el + i)]
-            M[U(el + i)] = x
-            M[U(pos + x)] = i
-            M[U(el + k)] = u
-            M[U(pos + u)] = k
-        M[U(size)] = k + 1
-        if k == 0:
-            dp_add(M, p)
+def dem_take(M, p, x, slot):
+    """Remove ``x`` from ``Demand(p)`` (swap with the last member), saving its position on
+    ``slot``."""
+    row = M[HDR + 2 * DEL] + p * M[HDR + 2 * DEL + 1]
+    size = M[HDR + 2 * DSIZE] + p
+    i = M[U(M[HDR + 2 * SQPOS] + x * 6 + slot)]
+    last = M[U(size)] - 1
+    u = M[U(row + last)]
+    M[U(row + i)] = u
+    if u != x:
+        set_demand_position(M, u, p, i)
+    M[U(row + last)] = x
+    M[U(M[HDR + 2 * SQSAV] + x * 6 + slot)] = i
+    M[U(size)] = last
+    if last == 0:
+        dp_remove(M, p)
 
 
 @njit(cache=True)
-def dem_remove(M, p, x):
-    row = p * M[HDR + 2 * DCNT + 1]
-    cnt = M[HDR + 2 * DCNT] + row + x
-    c = M[U(cnt)] - 1
-    M[U(cnt)] = c
-    if c == 0:
-        el = M[HDR + 2 * DEL] + row
-        pos = M[HDR + 2 * DPOS] + row
-        size = M[HDR + 2 * DSIZE] + p
-        i = M[U(pos + x)]
-        last = M[U(size)] - 1
-        u = M[U(el + last)]
-        M[U(el + i)] = u
-        M[U(pos + u)] = i
-        M[U(pos + x)] = -1
-        M[U(M[HDR + 2 * DSAV] + row + x)] = i
-        M[U(size)] = last
-        if last == 0:
-            dp_remove(M, p)
+def dem_drop(M, p, x, slot):
+    """Undo of a neighbour's :func:`dem_add`: ``x`` stops demanding ``p`` on ``slot``
+    (still in ``SQ_DEM``; cleared by the caller) and leaves the set unless another slot
+    still demands ``p``.  Last in, first out: ``x`` is then the last member."""
+    if not other_slot(M, x, p, slot, False):
+        dem_take(M, p, x, slot)
+
+
+@njit(cache=True)
+def dem_remove_placed(M, p, x, slot):
+    """``x`` was filled: it leaves ``Demand(p)``, once for all its slots demanding ``p``
+    (the first of them does it; ``SQ_DEM`` keeps them for the undo)."""
+    if not other_slot(M, x, p, slot, True):
+        dem_take(M, p, x, slot)
+
+
+@njit(cache=True)
+def dem_restore(M, p, x, slot):
+    """Undo of :func:`dem_remove_placed` (no queueing: undoing clears the queue)."""
+    if other_slot(M, x, p, slot, True):
+        return
+    row = M[HDR + 2 * DEL] + p * M[HDR + 2 * DEL + 1]
+    size = M[HDR + 2 * DSIZE] + p
+    k = M[U(size)]
+    i = M[U(M[HDR + 2 * SQSAV] + x * 6 + slot)]
+    if i != k:
+        u = M[U(row + i)]
+        M[U(row + k)] = u
+        set_demand_position(M, u, p, k)
+    M[U(row + i)] = x
+    set_demand_position(M, x, p, i)
+    M[U(size)] = k + 1
+    if k == 0:
+        dp_add(M, p)
 
 
 # ---------------------------------------------------------------------------- patterns
@@ -510,7 +554,7 @@ def assign(M, x, t, r, level, decision):
     for slot in range(6):
         p = M[U(o_sq_dem + x * 6 + slot)]
         if p >= 0:
-            dem_remove(M, p, x)
+            dem_remove_placed(M, p, x, slot)
             if not contra:
                 push(M, p)
     for s in range(4):
@@ -525,7 +569,7 @@ def assign(M, x, t, r, level, decision):
     o_npre = M[HDR + 2 * NPRE]
     for j in range(M[U(M[HDR + 2 * NTP] + t)]):
         p = M[U(o_pairs + j)]
-        offer_remove(M, p, t)
+        offer_remove(M, p, t, j)
         if pb >= 0 and pb != p:
             M[U(o_npre + p)] -= 1
         push(M, p)
@@ -569,18 +613,18 @@ def assign(M, x, t, r, level, decision):
             if kb >= 0:
                 p = kb * C + c
                 M[U(o_sq_dem + u * 6 + jm)] = p
-                dem_add(M, p, u)
+                dem_add(M, p, u, jm)
             ka = M[U(ku + ((j + 1) & 3))]
             if ka >= 0:
                 p = c * C + ka
                 M[U(o_sq_dem + u * 6 + j)] = p
-                dem_add(M, p, u)
+                dem_add(M, p, u, j)
             if opp:
                 ko = M[U(ku + (j ^ 2))]
                 if ko >= 0:
                     p = opp_pair(C, c, ko)
                     M[U(o_sq_dem + u * 6 + 4 + (j & 1))] = p
-                    dem_add(M, p, u)
+                    dem_add(M, p, u, 4 + (j & 1))
             if nku == 3:
                 M[SC_COUNT3] += 1
             if nku == 2:
@@ -636,14 +680,14 @@ def unassign(M, x):
             if opp:
                 if M[U(ku + (j ^ 2))] >= 0:
                     slot = 4 + (j & 1)
-                    dem_remove(M, M[U(du + slot)], u)
+                    dem_drop(M, M[U(du + slot)], u, slot)
                     M[U(du + slot)] = -1
             if M[U(ku + ((j + 1) & 3))] >= 0:
-                dem_remove(M, M[U(du + j)], u)
+                dem_drop(M, M[U(du + j)], u, j)
                 M[U(du + j)] = -1
             jm = (j + 3) & 3
             if M[U(ku + jm)] >= 0:
-                dem_remove(M, M[U(du + jm)], u)
+                dem_drop(M, M[U(du + jm)], u, jm)
                 M[U(du + jm)] = -1
             if c > 0:
                 M[U(o_dem_edges + c)] -= 1
@@ -672,7 +716,7 @@ def unassign(M, x):
     o_npre = M[HDR + 2 * NPRE]
     for j in range(M[U(M[HDR + 2 * NTP] + t)] - 1, -1, -1):
         p = M[U(o_pairs + j)]
-        offer_add(M, p, t)
+        offer_add(M, p, t, j)
         if pb >= 0 and pb != p:
             M[U(o_npre + p)] += 1
     o_known = M[HDR + 2 * KNOWN] + x * 6
@@ -685,7 +729,7 @@ def unassign(M, x):
     for slot in range(5, -1, -1):
         p = M[U(o_sq_dem + x * 6 + slot)]
         if p >= 0:
-            dem_restore(M, p, x)
+            dem_restore(M, p, x, slot)
     M[U(o_sq_tile + x)] = -1
     M[U(M[HDR + 2 * TILE_SQ] + t)] = -1
     M[SC_PLACED] -= 1
@@ -783,13 +827,13 @@ def pair_explanation(M, p, honour, out):
     for i in range(get(M, DSIZE, p)):
         add_demand_neighbours(M, get2(M, DEL, p, i), p, out)
     for i in range(get(M, OSIZE, p), get(M, OFULL, p)):
-        t = get2(M, OEL, p, i)
+        t = offer_tile(M, p, i)
         c = get(M, TILE_SQ, t)
         if not add_refined(M, c, t, p, out):
             bit_set(M, out, c)
     if honour:
         for i in range(get(M, OSIZE, p)):
-            t = get2(M, OEL, p, i)
+            t = offer_tile(M, p, i)
             q = get(M, PRE_BY, t)
             if q >= 0 and q != p:
                 bits_or(M, out, preempt_row(M, t))
@@ -809,12 +853,12 @@ def domain_reason(M, x, p, honour, out):
             bit_set(M, out, u)
     if p >= 0:
         for i in range(get(M, OSIZE, p), get(M, OFULL, p)):
-            t = get2(M, OEL, p, i)
+            t = offer_tile(M, p, i)
             if fits_any(M, x, t):
                 bit_set(M, out, get(M, TILE_SQ, t))
         if honour:
             for i in range(get(M, OSIZE, p)):
-                t = get2(M, OEL, p, i)
+                t = offer_tile(M, p, i)
                 q = get(M, PRE_BY, t)
                 if q >= 0 and q != p and fits_any(M, x, t):
                     bits_or(M, out, preempt_row(M, t))
@@ -931,7 +975,7 @@ def preempt(M, p):
     first = True
     why = misc_row(M, B_TMP2)
     for i in range(get(M, OSIZE, p)):
-        t = get2(M, OEL, p, i)
+        t = offer_tile(M, p, i)
         if get(M, PRE_BY, t) >= 0:
             continue
         if first:
@@ -960,7 +1004,7 @@ def instantiate(M, p, honour, level):
     x = get2(M, DEL, p, 0)
     t = -1
     for i in range(get(M, OSIZE, p)):
-        tt = get2(M, OEL, p, i)
+        tt = offer_tile(M, p, i)
         if honour:
             q = get(M, PRE_BY, tt)
             if q >= 0 and q != p:
@@ -1043,14 +1087,6 @@ def propagate(M, level):
 
 
 @njit(cache=True)
-def dem_add_initial(M, p, x):
+def dem_add_initial(M, p, x, slot):
     """``dem_add`` without queueing (the set-up queues every demanded pair at once)."""
-    c = get2(M, DCNT, p, x)
-    put2(M, DCNT, p, x, c + 1)
-    if c == 0:
-        k = get(M, DSIZE, p)
-        put2(M, DEL, p, k, x)
-        put2(M, DPOS, p, x, k)
-        put(M, DSIZE, p, k + 1)
-        if k == 0:
-            dp_add(M, p)
+    dem_append(M, p, x, slot)

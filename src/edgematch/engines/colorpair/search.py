@@ -35,14 +35,14 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .filtering import (
     assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
-    dem_add_initial, domain_reason, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
+    dem_add_initial, domain_reason, offer_tile, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
     square_class, undo_to, unmanaged,
 )
 from .tables import (
     HDR,
     BITS, B_FEXP, B_SHACC, B_TMP1, CFG, CFG_BACKJUMP, CFG_SHAVE_REPEAT, CFG_HEURISTIC, CFG_OPPOSITE, CFG_PATTERNS, CFG_SHAVE,
     CFG_VALUE_ORDER, DEL, DP_EL, DSIZE, IS_DEC, KNOWN, LEVEL_OF, LVC, LV_CELL, LV_HADSOL, LV_IDX, LV_MARK,
-    LV_NCAND, LV_PAIR, NBR, NKNOWN, NROT, NSURR, NTP, OEL, OSIZE, PCAND, PRE_BY, ROTS, SC_ACC_OFF, SC_C, SC_COUNT3,
+    LV_NCAND, LV_PAIR, NBR, NKNOWN, NROT, NSURR, NTP, OSIZE, PCAND, PRE_BY, ROTS, SC_ACC_OFF, SC_C, SC_COUNT3,
     SC_DP_N, SC_N, SC_NT, SC_PLACED, SC_ROOT_PLACED, SC_TRAIL, SC_W, SQ_DEM, SQ_ROT, SQ_TILE, STAT, STATS, TILE_SQ,
     TPAIRS, TRAIL,
 )
@@ -129,7 +129,7 @@ def tile_weight(M, t, p, honour):
 def expected_offer(M, p, honour):
     e = 0.0
     for i in range(get(M, OSIZE, p)):
-        e += tile_weight(M, get2(M, OEL, p, i), p, honour)
+        e += tile_weight(M, offer_tile(M, p, i), p, honour)
     return e
 
 
@@ -231,7 +231,7 @@ def candidates(M, x, p, honour, buf, limit):
     n = 0
     if p >= 0:
         for i in range(get(M, OSIZE, p)):
-            t = get2(M, OEL, p, i)
+            t = offer_tile(M, p, i)
             if honour:
                 q = get(M, PRE_BY, t)
                 if q >= 0 and q != p:
@@ -358,7 +358,7 @@ def shave(M, level):
 # ---------------------------------------------------------------------------- set-up
 @njit(cache=True)
 def init_state(M):
-    """Demands, surrounded counts and pattern classes of the empty board (border sides
+    """Demands and surrounded counts of the empty board (border sides
     known), before any tile is placed."""
     M = unmanaged(M)
     C = M[SC_C]
@@ -371,7 +371,7 @@ def init_state(M):
             if a >= 0 and b >= 0:
                 p = a * C + b
                 put2(M, SQ_DEM, x, slot, p)
-                dem_add_initial(M, p, x)
+                dem_add_initial(M, p, x, slot)
         if opp:
             for j in range(2):
                 a = get2(M, KNOWN, x, j)
@@ -379,7 +379,7 @@ def init_state(M):
                 if a >= 0 and b >= 0:
                     p = C * C + min(a, b) * C + max(a, b)
                     put2(M, SQ_DEM, x, 4 + j, p)
-                    dem_add_initial(M, p, x)
+                    dem_add_initial(M, p, x, 4 + j)
         if get(M, NKNOWN, x) >= 3:
             M[SC_COUNT3] += 1
     for x in range(n):

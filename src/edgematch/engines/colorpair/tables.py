@@ -1,25 +1,30 @@
 """Static tables and the mutable search state of the ColorPair engine, as NumPy arrays.
 
-Everything the compiled kernel touches lives in one :class:`State` named tuple of arrays
-(Numba reads named tuples of arrays natively and caches functions that take them), built
-here once per puzzle.  The layout follows Benoist & Bourreau (2008), section 3:
+Everything the compiled kernel touches lives in one int64 array ``M`` (see the memory
+layout below), built here once per puzzle.  The layout follows Benoist & Bourreau (2008), section 3:
 
 * colour pairs: a *clockwise* pair ``(a, b)`` (a tile shows ``a`` then ``b`` on two
   consecutive sides, clockwise) has id ``a * C + b``; an *opposite* pair ``{a, b}`` (a tile
   shows them on two opposite sides) has id ``C * C + min * C + max``, so there are
   ``P = 2 * C * C`` ids for ``C`` colours (grey included), most of them never used;
-* ``Offer(p)``: the unplaced tiles showing pair ``p``, a sparse set (``oel[p, :osize[p]]``
-  are the members, ``opos[p, tile]`` each member's position).  The placed tiles showing
-  ``p`` (the paper's ``Unavailable(p)``) are exactly ``oel[p, osize[p]:ofull[p]]``: a
-  removal swaps the tile to the end of the live part, so the set and its complement share
-  one array.  The position a removed element came from is saved (``osav``, ``dsav``)
-  so that putting it back swaps it back: undoing restores these sets to exactly their
-  former order (the floating-point sums of the heuristics follow the order of ``Offer``,
-  so a replayed subtree is then searched exactly as in the whole search);
+* ``Offer(p)``: the unplaced tiles showing pair ``p``, a sparse set.  Its possible members
+  are fixed (the tiles showing ``p``), so the rows of all pairs lie one after another in
+  ``oel`` (``oel[ostart[p]:ostart[p] + ofull[p]]``), each entry ``tile * 8 + j`` where ``p``
+  is the tile's ``j``-th pair, and a member's position is kept by tile and slot
+  (``topos[tile, j]``): about ``6 * tiles`` entries in all, where a (pair x tile) table
+  had ``2 C^2`` rows that the search touched all over, far beyond the first-level cache.
+  The first ``osize[p]`` entries are the members; the placed tiles showing ``p`` (the
+  paper's ``Unavailable(p)``) are the rest of the row: a removal swaps the tile to the end
+  of the live part, so the set and its complement share one array.  The position a
+  removed element came from is saved (``tosav``, ``sqsav``) so that putting it back swaps
+  it back: undoing restores these sets to exactly their former order (the floating-point
+  sums of the heuristics follow the order of ``Offer``, so a replayed subtree is then
+  searched exactly as in the whole search);
 * ``Demand(p)``: the empty squares with two known sides (a placed neighbour or the
-  outside) showing ``p``, the same kind of sparse set over squares, with a count per
-  ``(pair, square)`` because a square whose known sides repeat (``a b a b``) asks for the
-  same pair twice and must be in the set once;
+  outside) showing ``p``, the same kind of sparse set over squares (``del[p, :dsize[p]]``),
+  with positions kept by square and slot (``sqpos[square, slot]``, on every slot of the
+  square that demands ``p``): a square whose known sides repeat (``a b a b``) asks for the
+  same pair on two slots and is in the set once;
 * the six *slots* of a square: slot ``i < 4`` is the clockwise pair on sides ``(i, i+1)``,
   slot 4 the opposite pair on sides (N, S) and slot 5 on (E, W); ``sq_dem[s, slot]``
   holds the pair a square demands there (or -1).
@@ -125,8 +130,8 @@ HDR = CFG + CFG_SIZE
  KNOWN, NBR, FRAME_SIDE, SQ_DEM,            # square x side (or slot)
  TILES, ROTS, TPAIRS, TCOLS, TCOLCNT, TFRAME,  # tile x 6
  SHOWN,                                     # tile x (rotation * 4 + side)
- OEL, OPOS, OSAV,                           # Offer sets: pair x tile
- DEL, DPOS, DCNT, DSAV,                     # Demand sets: pair x square
+ OEL, OSTART, TOPOS, TOSAV,                 # Offer sets: members of every pair, one after another
+ DEL, SQPOS, SQSAV,                         # Demand sets: pair x square; positions by square slot
  LVC,                                       # candidates: level x value
  FT,                                        # tiles with a frame side of a colour: colour x tile
  BITS,                                      # bitsets: row x word
@@ -243,8 +248,8 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
     shapes.update({
         KNOWN: (n, 6), NBR: (n, 6), FRAME_SIDE: (n, 6), SQ_DEM: (n, 6),
         TILES: (nt, 6), ROTS: (nt, 6), TPAIRS: (nt, 6), TCOLS: (nt, 6), TCOLCNT: (nt, 6), TFRAME: (nt, 6),
-        SHOWN: (nt, 16), OEL: (P, nt), OPOS: (P, nt), OSAV: (P, nt), DEL: (P, n), DPOS: (P, n), DCNT: (P, n),
-        DSAV: (P, n),
+        SHOWN: (nt, 16), OEL: (1, 6 * nt), OSTART: (1, P + 1), TOPOS: (nt, 6), TOSAV: (nt, 6),
+        DEL: (P, n), SQPOS: (n, 6), SQSAV: (n, 6),
         LVC: (L, maxc), FT: (C, maxf), BITS: (n + nt + L + N_MISC, nwords),
     })
     layout = Layout(shapes)
@@ -285,13 +290,17 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
         for c in frame_edges[t]:
             if c > 0:
                 vector(FM)[c] += 1
-    table(OPOS)[:] = -1
+    start = 0
     for p, m in enumerate(members):
         vector(OFULL)[p] = len(m)
         vector(OSIZE)[p] = len(m)
+        vector(OSTART)[p] = start
         for i, t in enumerate(m):
-            table(OEL)[p, i] = t
-            table(OPOS)[p, t] = i
+            j = tile_pairs[t].index(p)
+            vector(OEL)[start + i] = t * 8 + j
+            table(TOPOS)[t, j] = i
+        start += len(m)
+    vector(OSTART)[P] = start
     table(FT)[:] = -1
     for c, lst in enumerate(ftiles):
         vector(NFTILES)[c] = len(lst)
@@ -323,7 +332,6 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
     vector(PRE_BY)[:nt] = -1
     vector(DP_POS)[:P] = -1
     vector(HVAL)[:nt + 2] = h_table(nt + 1)
-    table(DPOS)[:] = -1
 
     M[SC_N] = n
     M[SC_NT] = nt
