@@ -293,11 +293,11 @@ def offer_tile(M, p, i):
 
 
 @njit(cache=True)
-def offer_remove(M, p, t, j):
-    """Tile ``t`` (``p`` is its ``j``-th pair) leaves ``Offer(p)``."""
-    el = M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)]
-    topos = M[HDR + 2 * TOPOS]
-    size = M[HDR + 2 * OSIZE] + p
+def offer_remove(M, el, topos, tosav, size, t, j):
+    """Tile ``t`` (``p`` is its ``j``-th pair) leaves ``Offer(p)``: ``el`` is where the
+    row of ``p`` starts, ``size`` where its size is, ``topos`` and ``tosav`` where those
+    tables start.  The caller reads the table offsets once: after a store into ``M`` the
+    compiler must read them again otherwise."""
     key = t * 6 + j
     i = M[U(topos + key)]
     last = M[U(size)] - 1
@@ -306,19 +306,16 @@ def offer_remove(M, p, t, j):
     M[U(topos + (e >> 3) * 6 + (e & 7))] = i
     M[U(el + last)] = t * 8 + j
     M[U(topos + key)] = last
-    M[U(M[HDR + 2 * TOSAV] + key)] = i
+    M[U(tosav + key)] = i
     M[U(size)] = last
 
 
 @njit(cache=True)
-def offer_add(M, p, t, j):
+def offer_add(M, el, topos, tosav, size, t, j):
     """Undo of :func:`offer_remove` (``t`` sits just past the members)."""
-    el = M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)]
-    topos = M[HDR + 2 * TOPOS]
-    size = M[HDR + 2 * OSIZE] + p
     key = t * 6 + j
     k = M[U(size)]
-    i = M[U(M[HDR + 2 * TOSAV] + key)]
+    i = M[U(tosav + key)]
     e = M[U(el + i)]
     M[U(el + i)] = t * 8 + j
     M[U(topos + key)] = i
@@ -567,9 +564,14 @@ def assign(M, x, t, r, level, decision):
     pb = M[U(M[HDR + 2 * PRE_BY] + t)]
     o_pairs = M[HDR + 2 * TPAIRS] + o_tile
     o_npre = M[HDR + 2 * NPRE]
+    o_oel = M[HDR + 2 * OEL]
+    o_ostart = M[HDR + 2 * OSTART]
+    o_topos = M[HDR + 2 * TOPOS]
+    o_tosav = M[HDR + 2 * TOSAV]
+    o_osize = M[HDR + 2 * OSIZE]
     for j in range(M[U(M[HDR + 2 * NTP] + t)]):
         p = M[U(o_pairs + j)]
-        offer_remove(M, p, t, j)
+        offer_remove(M, o_oel + M[U(o_ostart + p)], o_topos, o_tosav, o_osize + p, t, j)
         if pb >= 0 and pb != p:
             M[U(o_npre + p)] -= 1
         push(M, p)
@@ -714,9 +716,14 @@ def unassign(M, x):
     pb = M[U(M[HDR + 2 * PRE_BY] + t)]
     o_pairs = M[HDR + 2 * TPAIRS] + o_tile
     o_npre = M[HDR + 2 * NPRE]
+    o_oel = M[HDR + 2 * OEL]
+    o_ostart = M[HDR + 2 * OSTART]
+    o_topos = M[HDR + 2 * TOPOS]
+    o_tosav = M[HDR + 2 * TOSAV]
+    o_osize = M[HDR + 2 * OSIZE]
     for j in range(M[U(M[HDR + 2 * NTP] + t)] - 1, -1, -1):
         p = M[U(o_pairs + j)]
-        offer_add(M, p, t, j)
+        offer_add(M, o_oel + M[U(o_ostart + p)], o_topos, o_tosav, o_osize + p, t, j)
         if pb >= 0 and pb != p:
             M[U(o_npre + p)] += 1
     o_known = M[HDR + 2 * KNOWN] + x * 6
