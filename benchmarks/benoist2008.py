@@ -180,10 +180,24 @@ def fmt_time(rec) -> str:
     return f"{rec['cpu_seconds']:.2f}"
 
 
+def paper_nodes(rec) -> int:
+    """Nodes as the paper counts them: for ColorPairs, branching decisions plus shaving
+    probes (each tried value), without the placements the instantiation rule forces.
+    Evidence: with that count our trees land within 1-3 % of Table 1 (E_7_1 1.71M against
+    1.73M, E_7_2 2.42M against 2.50M, E_8_1 5.72M against 5.76M), where counting every
+    placement (the project's node, ``rec["nodes"]``) gives 1.6-1.7 times more; and the
+    paper's "shaving saves 78 % of the nodes" only holds when forced placements are not
+    counted.  Other engines: their own node count."""
+    st = rec.get("statistics", {})
+    if rec.get("engine") == "colorpair" and "decisions" in st and "probes" in st:
+        return int(st["decisions"]) + int(st["probes"])
+    return int(rec["nodes"])
+
+
 def fmt_nodes(rec) -> str:
     if rec is None:
         return ""
-    text = f"{rec['nodes'] / 1e6:.3g}"
+    text = f"{paper_nodes(rec) / 1e6:.3g}"
     return text if rec["complete"] else "> " + text
 
 
@@ -223,8 +237,15 @@ def report(store: Store, out: Path) -> str:
       "of the first solution our ColorPair engine finds on the instance as distributed; they are "
       "recorded in the results file (records of kind `corners`).\n")
     w("**ColorPairs** = our engine in the paper's full configuration: MinExpectedGap, preemptions, "
-      "backjumping, shaving `all` (repeated to a fixed point). A node is one (tile, rotation) "
-      "placed: branching, forced by the instantiation rule, or a shaving probe; see docs/colorpair.md.\n")
+      "backjumping, shaving `all` (repeated to a fixed point).\n")
+    w("**Nodes.** The ColorPairs node counts in this report are counted as the paper counts them: "
+      "branching decisions plus shaving probes (each value tried), without the placements that the "
+      "instantiation rule forces. With that count our trees land within a few per cent of the paper's "
+      "Table 1 on the instances checked first (E_7_1 1.71M against 1.73M, E_7_2 2.42M against 2.50M, "
+      "E_8_1 5.72M against 5.76M), and the paper's finding that shaving saves 78 % of the nodes only "
+      "holds without forced placements. The engine's own statistic `nodes` (every (tile, rotation) "
+      "placed, the project's definition, docs/colorpair.md) is in the results file; it is about 1.6 "
+      "to 1.7 times larger. The other engines' nodes are their own counts.\n")
 
     # --- Table 1
     w("## Table 1: four corners fixed\n")
@@ -244,7 +265,7 @@ def report(store: Store, out: Path) -> str:
         sol = sorted({r["solutions"] for r in recs.values() if r and r["complete"]})
         sol_text = ",".join(str(s) for s in sol) if sol else "?"
         if row:
-            ratio_nodes = f"{cp['nodes'] / 1e6 / row[4]:.2f}" if cp and cp["complete"] else ""
+            ratio_nodes = f"{paper_nodes(cp) / 1e6 / row[4]:.2f}" if cp and cp["complete"] else ""
             speed = f"{row[3] / max(cp['cpu_seconds'], 1e-3):.1f}" if cp and cp["complete"] else ""
             paper_cells = [f"{p_time(row[1])} / {p_nodes(row[2])}", f"{p_time(row[3])} / {p_nodes(row[4])}",
                            f"{p_time(row[5])} / {p_nodes(row[6])}", f"{p_time(row[7])} / {p_nodes(row[8])}",
@@ -313,7 +334,7 @@ def targets_text(target_rows) -> str:
     for name, row, recs, sol in target_rows:
         cp, bt, cs = recs["colorpair"], recs["backtrack"], recs["cpsat"]
         if row and cp and cp["complete"]:
-            ratio = cp["nodes"] / 1e6 / row[4]
+            ratio = paper_nodes(cp) / 1e6 / row[4]
             (within if 0.5 <= ratio <= 2 else outside).append(f"{name} ({ratio:.2f})")
             speed = row[3] / max(cp["cpu_seconds"], 1e-3)
             (speed_ok if speed >= 10 else speed_bad).append(f"{name} ({speed:.1f}x)")
@@ -345,7 +366,7 @@ def ablation_text(store: Store, names) -> str:
         if all(r and r["complete"] for r in recs.values()):
             count += 1
             for k, r in recs.items():
-                sums[k][0] += r["nodes"]
+                sums[k][0] += paper_nodes(r)
                 sums[k][1] += r["cpu_seconds"]
     if not count:
         return "(no data yet)\n"
@@ -375,9 +396,9 @@ def heuristics_text(store: Store, names) -> str:
         b = paper.bucket(paper.paper_best_time(rows[name]))
         for h, r in recs.items():
             per_bucket[h][b][0] += r["cpu_seconds"]
-            per_bucket[h][b][1] += r["nodes"]
+            per_bucket[h][b][1] += paper_nodes(r)
             totals[h][0] += r["cpu_seconds"]
-            totals[h][1] += r["nodes"]
+            totals[h][1] += paper_nodes(r)
     if not used:
         return "(no data yet)\n"
     out = [f"{used} instances where all five finished; buckets by the best time of any algorithm in the "
@@ -413,7 +434,7 @@ def shaving_rows(store: Store, names):
         used += 1
         for v, r in recs.items():
             sums[v][0] += r["cpu_seconds"]
-            sums[v][1] += r["nodes"]
+            sums[v][1] += paper_nodes(r)
     return used, sums
 
 
@@ -454,10 +475,10 @@ def plots(store: Store, names, folder: Path):
         fig, ax = plt.subplots(figsize=(10, 4.5))
 
         def series(label, key):
-            return [r[key]["nodes"] if r[key] and r[key]["complete"] else float("nan") for _, _, _, r in data]
+            return [paper_nodes(r[key]) if r[key] and r[key]["complete"] else float("nan") for _, _, _, r in data]
 
         ax.plot(x, series("backtrack", "backtrack"), "o-", label="our backtracker")
-        ax.plot(x, series("colorpair", "colorpair"), "s-", label="our ColorPairs")
+        ax.plot(x, series("colorpair", "colorpair"), "s-", label="our ColorPairs (decisions + probes)")
         ax.plot(x, series("cpsat", "cpsat"), "^-", label="our CP-SAT (branches)")
         ax.plot(x, [row[2] * 1e6 if row[2] else float("nan") for _, _, row, _ in data], "o:", alpha=0.6,
                 label="paper doc_smith")
