@@ -41,7 +41,7 @@ from .tables import (
     BITS, B_FEXP, B_SHACC, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
     CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CYC_COLS, DEL, DEM_EDGES,
     DP_EL, DP_POS, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
-    NFTILES, NKNOWN, NPD, NPRE, NROT, NSURR, NTP, OEL, OFULL, ORDER_OF, OSIZE, OSTART, PRE_BY, QUEUE, REM_EDGES,
+    NFTILES, NKNOWN, NPD, NPRE, PDBUF, NROT, NSURR, NTP, OEL, OFULL, ORDER_OF, OSIZE, OSTART, PRE_BY, QUEUE, REM_EDGES,
     REM_TILES, ROTS, SC_C, SC_COUNT3, SC_DP_N, SC_FRAME_PLACED, SC_MISC_OFF, SC_NFRAME, SC_NT, SC_P, SC_PLACED,
     SC_PRE_OFF, SC_QHEAD, SC_QTAIL, SC_ROOT_PLACED, SC_TRAIL, SC_W, SHOWN, SQ_DEM, SQ_ROT, SQ_TILE, SQPOS, SQSAV,
     STAT, STATS, TCOLCNT, TCOLS, TFRAME, TILE_SQ, TOPOS, TOSAV, TPAIRS, TRAIL,
@@ -244,13 +244,27 @@ def push(M, p):
 
 @njit(cache=True)
 def push_demanded(M):
-    """Queue every demanded pair, in pair order: the order of the set of demanded pairs
-    depends on the history of the search (its removals are not undone in place), and the
-    queue order must not, or a replayed subtree would propagate differently."""
+    """Queue every demanded pair whose rules can fire (available tiles no more than
+    demanding squares: the others pass :func:`check_pair` untouched), in pair order: the
+    order of the set of demanded pairs depends on the history of the search (its removals
+    are not undone in place), and the queue order must not, or a replayed subtree would
+    propagate differently.  Reads the demanded pairs, not every pair id (``2 C^2``)."""
+    honour = honoured(M)
+    o_el = M[HDR + 2 * DP_EL]
     o_dsize = M[HDR + 2 * DSIZE]
-    for p in range(M[SC_P]):
-        if M[U(o_dsize + p)] > 0:
-            push(M, p)
+    o_buf = M[HDR + 2 * PDBUF]
+    k = 0
+    for i in range(M[SC_DP_N]):
+        p = M[U(o_el + i)]
+        if available(M, p, honour) <= M[U(o_dsize + p)]:
+            j = k
+            while j > 0 and M[U(o_buf + j - 1)] > p:
+                M[U(o_buf + j)] = M[U(o_buf + j - 1)]
+                j -= 1
+            M[U(o_buf + j)] = p
+            k += 1
+    for i in range(k):
+        push(M, M[U(o_buf + i)])
 
 
 @njit(cache=True)
