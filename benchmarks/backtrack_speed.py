@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -37,27 +35,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine_info import load_average, machine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 COUNTS = ["benoist/E_9_13", "benoist/E_10_16", "owen1-6x6"]
 PARTIAL = [("e2", 500_000_000)]  # row scan of the official puzzle: the first N nodes only
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {sys.version.split()[0]}"
-
-
-def load_average() -> float:
-    return round(os.getloadavg()[0], 2)
 
 
 def timed_count(name: str, repeats: int, node_limit: int | None = None, kernel: str = "auto") -> dict:

@@ -7,29 +7,15 @@ run and write their JSON and Markdown results, and say that the PNG was skipped.
 from __future__ import annotations
 
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from machine_info import machine  # noqa: F401  (re-exported for the VLNS scripts)
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {sys.version.split()[0]}"
 
 
 def warm_up(puzzle) -> None:
