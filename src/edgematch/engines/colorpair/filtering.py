@@ -41,7 +41,7 @@ from .tables import (
     BITS, B_FEXP, B_SHACC, B_TMP1, B_TMP2, CFG, CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES,
     CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PREEMPTION, CFG_SHARED_EDGES, CYC_COLS, DEL, DEM_EDGES,
     DP_EL, DP_POS, DSIZE, FDEM, FM, FRAME_SIDE, FRAME_SQ, FT, HDR, HVAL, IN_Q, IS_DEC, KNOWN, LEVEL_OF, NBR,
-    NFTILES, NKNOWN, NPD, NPRE, PDBUF, NROT, NSURR, NTP, OEL, OFULL, ORDER_OF, OSIZE, OSTART, PRE_BY, QUEUE, REM_EDGES,
+    NFTILES, NKNOWN, NPD, NPRE, PDBUF, TAG_POS, WHY_P, NROT, NSURR, NTP, OEL, OFULL, ORDER_OF, OSIZE, OSTART, PRE_BY, QUEUE, REM_EDGES,
     REM_TILES, ROTS, SC_C, SC_COUNT3, SC_DP_N, SC_FRAME_PLACED, SC_MISC_OFF, SC_NFRAME, SC_NT, SC_P, SC_PLACED,
     SC_PRE_OFF, SC_QHEAD, SC_QTAIL, SC_ROOT_PLACED, SC_TRAIL, SC_W, SHOWN, SQ_DEM, SQ_ROT, SQ_TILE, SQPOS, SQSAV,
     STAT, STATS, TCOLCNT, TCOLS, TFRAME, TILE_SQ, TOPOS, TOSAV, TPAIRS, TRAIL,
@@ -513,6 +513,20 @@ def fits(M, x, t, r):
 
 
 @njit(cache=True)
+def fits_then(M, x, t, r, known):
+    """:func:`fits` against the sides of ``x`` that were known when ``known`` (bit per
+    side) was: the other sides only must not show grey."""
+    for s in range(4):
+        c = get2(M, SHOWN, t, r * 4 + s)
+        if (known >> s) & 1:
+            if c != get2(M, KNOWN, x, s):
+                return False
+        elif c == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def fits_any(M, x, t):
     for i in range(get(M, NROT, t)):
         if fits(M, x, t, get2(M, ROTS, t, i)):
@@ -895,6 +909,46 @@ def domain_reason(M, x, p, honour, out):
 
 
 @njit(cache=True)
+def instantiation_reason(M, x, out):
+    """The reason of a square placed by the instantiation rule, worked out when the
+    search needs it (most such squares are undone without ever being asked about), and
+    ORed into ``out``.  It is :func:`domain_reason` as it was when ``x`` was placed: the
+    square is still placed, so everything placed since is newer (``ORDER_OF``) and every
+    preemption tag made since is newer (``TAG_POS``); those are left out, and the sides of
+    ``x`` are those its older neighbours had fixed."""
+    ox = get(M, ORDER_OF, x)
+    v = get(M, WHY_P, x)
+    p = v >> 1
+    honour = (v & 1) != 0
+    known = 0
+    for s in range(4):
+        u = get2(M, NBR, x, s)
+        if u < 0:
+            known |= 1 << s
+        elif get(M, SQ_TILE, u) >= 0 and get(M, ORDER_OF, u) < ox:
+            known |= 1 << s
+            bit_set(M, out, u)
+    for i in range(get(M, OFULL, p)):  # every tile showing p, in the row's current order
+        t = offer_tile(M, p, i)
+        c = get(M, TILE_SQ, t)
+        if c >= 0 and get(M, ORDER_OF, c) < ox:  # in Unavailable(p) then
+            if fits_any_then(M, x, t, known):
+                bit_set(M, out, c)
+        elif honour:  # in Offer(p) then
+            q = get(M, PRE_BY, t)
+            if q >= 0 and q != p and get(M, TAG_POS, t) < ox and fits_any_then(M, x, t, known):
+                bits_or(M, out, preempt_row(M, t))
+
+
+@njit(cache=True)
+def fits_any_then(M, x, t, known):
+    for i in range(get(M, NROT, t)):
+        if fits_then(M, x, t, get2(M, ROTS, t, i), known):
+            return True
+    return False
+
+
+@njit(cache=True)
 def tile_has_colour(M, t, c):
     for j in range(4):
         if get2(M, TCOLS, t, j) == c:
@@ -1006,6 +1060,7 @@ def preempt(M, p):
                 pair_explanation(M, p, True, why)
         put(M, PRE_BY, t, p)
         k = M[SC_TRAIL]
+        put(M, TAG_POS, t, k)
         put(M, TRAIL, k, -t - 1)
         M[SC_TRAIL] = k + 1
         M[STATS + ST_PREEMPTED] += 1
@@ -1051,12 +1106,11 @@ def instantiate(M, p, honour, level):
         return False
     if nfit > 1:
         return True
-    if bj:
-        why = reason_row(M, x)
-        bits_zero(M, why)
-        domain_reason(M, x, p, honour, why)
     M[STATS + ST_PROPAGATED] += 1
     ok = assign(M, x, t, rr, level, False)
+    if bj:  # the reason is worked out if the search asks (instantiation_reason)
+        put(M, WHY_P, x, 2 * p + (1 if honour else 0))
+        put(M, IS_DEC, x, 2)
     count_node(M)
     return ok
 

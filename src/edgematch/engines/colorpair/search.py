@@ -36,7 +36,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from .filtering import (
     assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
     dem_add_initial, domain_reason, offer_tile, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
-    square_class, undo_to, unmanaged,
+    instantiation_reason, square_class, undo_to, unmanaged,
 )
 from .tables import (
     HDR,
@@ -101,8 +101,11 @@ def resolve(M, row, seg_start):
             continue
         if bit_test(M, row, e):
             bit_clear(M, row, e)
-            if get(M, IS_DEC, e) == 0:
+            kind = get(M, IS_DEC, e)
+            if kind == 0:  # placed by shaving: its reason was recorded
                 bits_or(M, row, reason_row(M, e))
+            elif kind == 2:  # placed by the instantiation rule
+                instantiation_reason(M, e, row)
 
 
 # ---------------------------------------------------------------------------- branching

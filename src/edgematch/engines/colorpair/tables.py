@@ -125,7 +125,7 @@ HDR = CFG + CFG_SIZE
  LV_CELL, LV_PAIR, LV_MARK, LV_NCAND, LV_IDX, LV_HADSOL,
  OSIZE, OFULL, NPRE, DSIZE, DP_EL, DP_POS, QUEUE, IN_Q,
  NROT, NTP, PRE_BY, TILE_SQ,
- REM_EDGES, DEM_EDGES, REM_TILES, FM, FDEM, NFTILES, CYC_COLS, HVAL, TRAIL, PCAND, PDBUF, NPD,
+ REM_EDGES, DEM_EDGES, REM_TILES, FM, FDEM, NFTILES, CYC_COLS, HVAL, TRAIL, PCAND, PDBUF, WHY_P, TAG_POS, NPD,
  # ... and matrices
  KNOWN, NBR, FRAME_SIDE, SQ_DEM,            # square x side (or slot)
  TILES, ROTS, TPAIRS, TCOLS, TCOLCNT, TFRAME,  # tile x 6
@@ -135,8 +135,8 @@ HDR = CFG + CFG_SIZE
  LVC,                                       # candidates: level x value
  FT,                                        # tiles with a frame side of a colour: colour x tile
  BITS,                                      # bitsets: row x word
- ) = range(59)
-N_TABLES = 59
+ ) = range(61)
+N_TABLES = 61
 # scratch rows of BITS after M[SC_MISC_OFF]
 B_FEXP, B_TMP1, B_TMP2, B_SHACC = range(4)
 N_MISC = 4
