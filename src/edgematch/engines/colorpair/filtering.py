@@ -245,7 +245,7 @@ def push(M, p):
 @njit(cache=True)
 def push_demanded(M):
     """Queue every demanded pair whose rules can fire (available tiles no more than
-    demanding squares: the others pass :func:`check_pair` untouched), in pair order: the
+    demanding squares: :func:`propagate` passes the others untouched), in pair order: the
     order of the set of demanded pairs depends on the history of the search (its removals
     are not undone in place), and the queue order must not, or a replayed subtree would
     propagate differently.  Reads the demanded pairs, not every pair id (``2 C^2``)."""
@@ -1116,16 +1116,9 @@ def instantiate(M, p, honour, level):
 
 
 @njit(cache=True)
-def check_pair(M, p, level):
-    d = M[U(M[HDR + 2 * DSIZE] + p)]
-    if d == 0:
-        return True
-    honour = M[CFG + CFG_PREEMPTION] != 0 and M[SC_COUNT3] == 0
-    a = M[U(M[HDR + 2 * OSIZE] + p)]
-    if honour:
-        a -= M[U(M[HDR + 2 * NPRE] + p)]
-    if a > d and a > 1:
-        return True
+def apply_rules(M, p, level, a, d, honour):
+    """The rules for a pair with ``a`` available tiles and ``d`` demanding squares, when
+    one of them may fire (``a <= d`` or ``a == 1``)."""
     if a < d:
         if M[CFG + CFG_CONTRADICTION] != 0:
             M[STATS + ST_FAIL_PAIR] += 1
@@ -1143,10 +1136,15 @@ def check_pair(M, p, level):
 @njit(cache=True)
 def propagate(M, level):
     """Apply the pair rules to every queued pair until the queue is empty (a fixed point)
-    or a failure (explanation in the B_FEXP scratch bitset)."""
+    or a failure (explanation in the B_FEXP scratch bitset).  The common case, a pair
+    with more available tiles than demands, is decided here without a call."""
     size = M[SC_P] + 1
     o_queue = M[HDR + 2 * QUEUE]
     o_in_q = M[HDR + 2 * IN_Q]
+    o_dsize = M[HDR + 2 * DSIZE]
+    o_osize = M[HDR + 2 * OSIZE]
+    o_npre = M[HDR + 2 * NPRE]
+    preemption = M[CFG + CFG_PREEMPTION] != 0
     while M[SC_QHEAD] != M[SC_QTAIL]:
         h = M[SC_QHEAD]
         p = M[U(o_queue + h)]
@@ -1155,7 +1153,16 @@ def propagate(M, level):
             h = 0
         M[SC_QHEAD] = h
         M[U(o_in_q + p)] = 0
-        if not check_pair(M, p, level):
+        d = M[U(o_dsize + p)]
+        if d == 0:
+            continue
+        honour = preemption and M[SC_COUNT3] == 0
+        a = M[U(o_osize + p)]
+        if honour:
+            a -= M[U(o_npre + p)]
+        if a > d and a > 1:
+            continue
+        if not apply_rules(M, p, level, a, d, honour):
             clear_queue(M)
             return False
     return True
