@@ -228,6 +228,20 @@ def square_pair(M, x, honour):
 
 
 @njit(cache=True)
+def add_fitting(M, x, t, buf, n, limit):
+    """Append the distinct rotations of tile ``t`` that fit square ``x`` to the ``n``
+    values at M[buf:]; returns the new count, or ``limit + 1`` past the limit."""
+    for k in range(get(M, NROT, t)):
+        r = get2(M, ROTS, t, k)
+        if fits(M, x, t, r):
+            if n >= limit:
+                return limit + 1
+            M[buf + n] = t * 4 + r
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def candidates(M, x, p, honour, buf, limit):
     """Fitting (tile * 4 + rotation) values of square ``x`` into M[buf:]; stops and returns
     ``limit + 1`` as soon as there are more than ``limit``."""
@@ -239,26 +253,16 @@ def candidates(M, x, p, honour, buf, limit):
                 q = get(M, PRE_BY, t)
                 if q >= 0 and q != p:
                     continue
-            for k in range(get(M, NROT, t)):
-                r = get2(M, ROTS, t, k)
-                if fits(M, x, t, r):
-                    if n >= limit:
-                        return limit + 1
-                    M[buf + n] = t * 4 + r
-                    n += 1
+            n = add_fitting(M, x, t, buf, n, limit)
+            if n > limit:
+                return n
     else:
         for t in range(M[SC_NT]):
-            if get(M, TILE_SQ, t) >= 0:
+            if get(M, TILE_SQ, t) >= 0 or (honour and get(M, PRE_BY, t) >= 0):
                 continue
-            if honour and get(M, PRE_BY, t) >= 0:
-                continue
-            for k in range(get(M, NROT, t)):
-                r = get2(M, ROTS, t, k)
-                if fits(M, x, t, r):
-                    if n >= limit:
-                        return limit + 1
-                    M[buf + n] = t * 4 + r
-                    n += 1
+            n = add_fitting(M, x, t, buf, n, limit)
+            if n > limit:
+                return n
     return n
 
 
