@@ -12,6 +12,11 @@ four-corner variant; then writes ``benchmarks/results/benoist2008.md`` (our figu
 the published ones, see ``benoist2008_paper.py``) and the plots of Figures 5, 6 and 7 as
 PNG (needs the ``bench`` extra: matplotlib).
 
+Instances run in the paper's order (easiest first).  Each run has ``--time-limit``; the
+Table 1 ColorPairs runs on the four-corner variant get at least ``--colorpair-share`` (0.2)
+of the paper's ColorPairs time, so that the 10-times target is measured where a miss is
+up to a factor 2, not cut off at the limit.
+
 Every run is appended to ``benchmarks/results/benoist2008.jsonl`` as soon as it ends, so
 an interrupted run loses nothing and a second invocation skips what is already there
 (same instance, variant, engine, options and time limit).
@@ -149,8 +154,25 @@ def run(store: Store, name: str, variant: str, label: str, engine: str, options:
     return record
 
 
+def easiest_first(names: list[str]) -> list[str]:
+    """The paper's order (increasing best time in Table 1), the instances it leaves out
+    last: a run stopped part way has then finished as many instances as it could."""
+    rank = {row[0]: i for i, row in enumerate(paper.TABLE1)}
+    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def colorpair_limit(name: str, variant: str, limit: float, share: float) -> float:
+    """Time limit of a ColorPairs run: at least ``share`` of the paper's ColorPairs time on
+    the four-corner variant, so that the "10 times below the paper's time" target can be
+    measured (with share 0.2 a miss by up to a factor 2 still finishes)."""
+    rows = {row[0]: row for row in paper.TABLE1}
+    if variant != "four_corners" or name not in rows or share <= 0:
+        return limit
+    return max(limit, float(round(share * rows[name][3])))
+
+
 def run_all(args, store: Store) -> None:
-    names = args.instances or (QUICK if args.quick else instance_names())
+    names = easiest_first(args.instances or (QUICK if args.quick else instance_names()))
     limit = args.time_limit
     parts = args.parts
     if "table1" in parts:
@@ -158,7 +180,8 @@ def run_all(args, store: Store) -> None:
             for name in names:
                 for label in args.engines:
                     engine, options = ENGINES[label]
-                    run(store, name, variant, label, engine, options, limit)
+                    own = colorpair_limit(name, variant, limit, args.colorpair_share) if engine == "colorpair" else limit
+                    run(store, name, variant, label, engine, options, own)
     if "heuristics" in parts:
         for name in names:
             for h in HEURISTIC_NAMES:
@@ -542,6 +565,9 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     p.add_argument("--instances", type=lambda s: s.split(","), help="comma-separated instance names (E_10_5,...)")
     p.add_argument("--time-limit", type=float, default=60.0, help="per run, seconds (default 60)")
+    p.add_argument("--colorpair-share", type=float, default=0.2,
+                   help="Table 1 ColorPairs runs (four corners) may take this share of the paper's ColorPairs "
+                        "time when that is more than --time-limit (default 0.2; 0: no exception)")
     p.add_argument("--parts", type=lambda s: s.split(","), default=["table1", "heuristics", "shaving"],
                    help="table1,heuristics,shaving (default all)")
     p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES),
