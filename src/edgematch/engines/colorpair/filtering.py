@@ -229,7 +229,7 @@ def slot_sides(slot):
     return slot - 4, slot - 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(M, p):
     q = M[HDR + 2 * IN_Q] + p
     if M[U(q)] == 0:
@@ -306,7 +306,7 @@ def offer_tile(M, p, i):
     return M[U(M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)] + i)] >> 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def offer_remove(M, el, topos, tosav, size, t, j):
     """Tile ``t`` (``p`` is its ``j``-th pair) leaves ``Offer(p)``: ``el`` is where the
     row of ``p`` starts, ``size`` where its size is, ``topos`` and ``tosav`` where those
@@ -324,7 +324,7 @@ def offer_remove(M, el, topos, tosav, size, t, j):
     M[U(size)] = last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def offer_add(M, el, topos, tosav, size, t, j):
     """Undo of :func:`offer_remove` (``t`` sits just past the members)."""
     key = t * 6 + j
@@ -359,7 +359,7 @@ def dp_remove(M, p):
     M[SC_DP_N] = last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def other_slot(M, x, p, slot, below):
     """Whether square ``x`` demands ``p`` on another slot than ``slot`` (only on the slots
     before it when ``below``)."""
@@ -370,7 +370,7 @@ def other_slot(M, x, p, slot, below):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_demand_position(M, x, p, i):
     """Square ``x`` now sits at position ``i`` of ``Demand(p)``: every slot of ``x``
     demanding ``p`` records it."""
@@ -381,7 +381,7 @@ def set_demand_position(M, x, p, i):
             M[U(sp + s)] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_append(M, p, x, slot):
     """``x`` starts demanding ``p`` on ``slot`` (already written in ``SQ_DEM``); returns
     True when it joined the set (it was not demanding ``p`` on another slot)."""
@@ -401,13 +401,13 @@ def dem_append(M, p, x, slot):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_add(M, p, x, slot):
     if dem_append(M, p, x, slot):
         push(M, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_take(M, p, x, slot):
     """Remove ``x`` from ``Demand(p)`` (swap with the last member), saving its position on
     ``slot``."""
@@ -426,7 +426,7 @@ def dem_take(M, p, x, slot):
         dp_remove(M, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_drop(M, p, x, slot):
     """Undo of a neighbour's :func:`dem_add`: ``x`` stops demanding ``p`` on ``slot``
     (still in ``SQ_DEM``; cleared by the caller) and leaves the set unless another slot
@@ -435,7 +435,7 @@ def dem_drop(M, p, x, slot):
         dem_take(M, p, x, slot)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_remove_placed(M, p, x, slot):
     """``x`` was filled: it leaves ``Demand(p)``, once for all its slots demanding ``p``
     (the first of them does it; ``SQ_DEM`` keeps them for the undo)."""
@@ -443,7 +443,7 @@ def dem_remove_placed(M, p, x, slot):
         dem_take(M, p, x, slot)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dem_restore(M, p, x, slot):
     """Undo of :func:`dem_remove_placed` (no queueing: undoing clears the queue)."""
     if other_slot(M, x, p, slot, True):
