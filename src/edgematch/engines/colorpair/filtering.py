@@ -200,7 +200,7 @@ def preempt_row(M, t):
     return M[SC_PRE_OFF] + t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_node(M):
     M[STATS + ST_NODES] += 1
     d = M[SC_PLACED] - M[SC_ROOT_PLACED] - 1
@@ -282,7 +282,7 @@ def clear_queue(M):
     M[SC_QTAIL] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def available(M, p, honour):
     if honour:
         return M[U(M[HDR + 2 * OSIZE] + p)] - M[U(M[HDR + 2 * NPRE] + p)]
@@ -300,7 +300,7 @@ def honoured(M):
 # and saves where it was; the matching restore (undo, last in first out) swaps it back, so
 # that undoing returns every set to exactly its former order.  Fresh additions (a square
 # starting to demand a pair) append.  Offsets are read once per call.
-@njit(SIG_GET, cache=True)
+@njit(SIG_GET, cache=True, inline="always")
 def offer_tile(M, p, i):
     """The ``i``-th tile of ``Offer(p)`` (members first, then ``Unavailable(p)``)."""
     return M[U(M[HDR + 2 * OEL] + M[U(M[HDR + 2 * OSTART] + p)] + i)] >> 3
@@ -464,7 +464,7 @@ def dem_restore(M, p, x, slot):
 
 
 # ---------------------------------------------------------------------------- patterns
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def square_class(M, u):
     """Pattern class of an empty square (section 5.1): 0: four known sides, 1: three,
     2: two and a surrounded neighbour, 3: one and two surrounded neighbours, -1: none."""
@@ -480,7 +480,7 @@ def square_class(M, u):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def surround_changed(M, u, delta):
     """``u`` became surrounded (delta +1) or stopped being (delta -1): its neighbours count
     it.  These counters and ``NKNOWN`` are all the pattern priorities need (section 5.1:
@@ -497,7 +497,7 @@ def surround_changed(M, u, delta):
 
 
 # ---------------------------------------------------------------------------- fit checks
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fits(M, x, t, r):
     """Tile ``t`` in rotation ``r`` matches every known side of square ``x`` and shows no
     grey towards a neighbouring square."""

@@ -227,7 +227,7 @@ def square_pair(M, x, honour):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_fitting(M, x, t, buf, n, limit):
     """Append the distinct rotations of tile ``t`` that fit square ``x`` to the ``n``
     values at M[buf:]; returns the new count, or ``limit + 1`` past the limit."""
