@@ -242,6 +242,25 @@ def push(M, p):
         M[SC_QTAIL] = t
 
 
+@njit(cache=True, inline="always")
+def push_live(M, p):
+    """Queue ``p`` when one of its rules may fire now (it is demanded and has no more
+    available tiles than demands, or one).  A pair left out cannot start a rule until its
+    offer shrinks, its demand grows or a tag is counted against it, and each of those
+    queues it again; when tags start to count, :func:`push_demanded` queues what they
+    make live.  Most pairs that a placement touches stay quiet, and the queue then holds
+    only the pairs that matter."""
+    d = M[U(M[HDR + 2 * DSIZE] + p)]
+    if d == 0:
+        return
+    a = M[U(M[HDR + 2 * OSIZE] + p)]
+    if M[CFG + CFG_PREEMPTION] != 0 and M[SC_COUNT3] == 0:
+        a -= M[U(M[HDR + 2 * NPRE] + p)]
+    if a > d and a > 1:
+        return
+    push(M, p)
+
+
 @njit(cache=True)
 def push_demanded(M):
     """Queue every demanded pair whose rules can fire (available tiles no more than
@@ -404,7 +423,7 @@ def dem_append(M, p, x, slot):
 @njit(cache=True, inline="always")
 def dem_add(M, p, x, slot):
     if dem_append(M, p, x, slot):
-        push(M, p)
+        push_live(M, p)
 
 
 @njit(cache=True, inline="always")
@@ -602,7 +621,7 @@ def assign(M, x, t, r, level, decision):
         offer_remove(M, o_oel + M[U(o_ostart + p)], o_topos, o_tosav, o_osize + p, t, j)
         if pb >= 0 and pb != p:
             M[U(o_npre + p)] -= 1
-        push(M, p)
+        push_live(M, p)
     o_cols = M[HDR + 2 * TCOLS] + o_tile
     o_cnt = M[HDR + 2 * TCOLCNT] + o_tile
     o_rem_edges = M[HDR + 2 * REM_EDGES]
@@ -1070,7 +1089,7 @@ def preempt(M, p):
             q = get2(M, TPAIRS, t, j)
             if q != p:
                 put(M, NPRE, q, get(M, NPRE, q) + (1))
-                push(M, q)
+                push_live(M, q)
 
 
 @njit(cache=True)
