@@ -36,12 +36,26 @@ def best_within(bests: list[dict], seconds: float, offset: float) -> dict | None
     return found
 
 
+def command_args(argv: list[str]) -> list[str]:
+    """The arguments as a command to repeat, without the free-text ``--note``."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--note":
+            skip = True
+        elif not a.startswith("--note="):
+            out.append(a)
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", required=True, help="run database")
     parser.add_argument("--runs", required=True, help="run ids, comma-separated")
     parser.add_argument("--within", default="60,240", help="time thresholds in minutes, comma-separated")
     parser.add_argument("--name", default="vlns_runs", help="results file stem")
+    parser.add_argument("--note", default="", help="a paragraph for the report: how the runs were made")
     args = parser.parse_args(argv)
 
     from edgematch.formats import parse_puzzle, read_board
@@ -81,7 +95,8 @@ def main(argv=None) -> int:
     store.close()
 
     meta = {"db": args.db, "runs": run_ids, "within_minutes": thresholds, "machine": machine(), "date": stamp(),
-            "command": " ".join(["python", "benchmarks/vlns_run_report.py", *sys.argv[1:]])}
+            "command": " ".join(["python", "benchmarks/vlns_run_report.py", *command_args(sys.argv[1:])]),
+            "note": args.note}
     save_json(args.name, {"meta": meta, "runs": reports})
 
     plt = pyplot()
@@ -106,6 +121,7 @@ def main(argv=None) -> int:
 
     lines = [f"# Recorded runs: best score within {', '.join(f'{t:g}' for t in thresholds)} minutes", "",
              f"Made {meta['date']} on {meta['machine']}.", "", f"Command: `{meta['command']}`", "",
+             *([args.note, ""] if args.note else []),
              "Every score is re-read from the saved board file and re-scored by the model.", "",
              f"![score vs time]({args.name}.png)", "",
              "| run | puzzle | seed | start | run time (min) | within | best (re-scored) | found at (s) | board file |",
