@@ -207,14 +207,12 @@ def fmt_time(rec) -> str:
 
 
 def paper_nodes(rec) -> int:
-    """Nodes as the paper counts them: for ColorPairs, branching decisions plus shaving
-    probes (each tried value), without the placements the instantiation rule forces.
-    Evidence: with that count our trees land within 1-3 % of Table 1 (E_7_1 1.71M against
-    1.73M, E_7_2 2.42M against 2.50M, E_8_1 5.72M against 5.76M), where counting every
-    placement (the project's node, ``rec["nodes"]``) gives 1.6-1.7 times more.  (The
-    paper's "shaving saves 78 % of the nodes" is not reproduced on either count: on E_7_1
-    without shaving we make 1.03M decisions and 1.63M placements.)  Other engines: their
-    own node count."""
+    """ColorPairs nodes counted as decisions plus shaving probes (each value tried),
+    without the placements the instantiation rule forces: the count that matches the
+    paper's Table 1 within 1-3 % on E_7_1, E_7_2 and E_8_1 (1.71M against 1.73M, 2.42M
+    against 2.50M, 5.72M against 5.76M).  The paper does not define its nodes, and on the
+    easy 9x9 and 10x10 instances our trees are smaller than its by this count and by ours,
+    so the report gives both.  Other engines: their own node count."""
     st = rec.get("statistics", {})
     if rec.get("engine") == "colorpair" and "decisions" in st and "probes" in st:
         return int(st["decisions"]) + int(st["probes"])
@@ -222,9 +220,12 @@ def paper_nodes(rec) -> int:
 
 
 def fmt_nodes(rec) -> str:
+    """Millions of nodes; for ColorPairs "decisions + probes (every placement)"."""
     if rec is None:
         return ""
     text = f"{paper_nodes(rec) / 1e6:.3g}"
+    if rec.get("engine") == "colorpair" and paper_nodes(rec) != rec["nodes"]:
+        text += f" ({rec['nodes'] / 1e6:.3g})"
     return text if rec["complete"] else "> " + text
 
 
@@ -265,13 +266,13 @@ def report(store: Store, out: Path) -> str:
       "recorded in the results file (records of kind `corners`).\n")
     w("**ColorPairs** = our engine in the paper's full configuration: MinExpectedGap, preemptions, "
       "backjumping, shaving `all` (repeated to a fixed point).\n")
-    w("**Nodes.** The ColorPairs node counts in this report are counted as the paper counts them: "
-      "branching decisions plus shaving probes (each value tried), without the placements that the "
-      "instantiation rule forces. With that count our trees land within a few per cent of the paper's "
-      "Table 1 on the instances checked first (E_7_1 1.71M against 1.73M, E_7_2 2.42M against 2.50M, "
-      "E_8_1 5.72M against 5.76M). The engine's own statistic `nodes` (every (tile, rotation) "
-      "placed, the project's definition, docs/colorpair.md) is in the results file; it is about 1.6 "
-      "to 1.7 times larger. The other engines' nodes are their own counts.\n")
+    w("**Nodes.** The paper does not say what it counts as a node. ColorPairs nodes are given two ways: "
+      "*decisions + probes* (branching decisions plus shaving probes, each value tried, without the "
+      "placements forced by the instantiation rule), then in brackets *every placement* (the engine's "
+      "statistic `nodes`, the project's definition, docs/colorpair.md). The first matches Table 1 within "
+      "1-3 % on E_7_1, E_7_2 and E_8_1 (1.71M against 1.73M, 2.42M against 2.50M, 5.72M against 5.76M); "
+      "on the easy 9x9 and 10x10 instances our trees are smaller than the paper's by either count. "
+      "The other engines' nodes are their own counts.\n")
 
     # --- Table 1
     w("## Table 1: four corners fixed\n")
@@ -291,7 +292,8 @@ def report(store: Store, out: Path) -> str:
         sol = sorted({r["solutions"] for r in recs.values() if r and r["complete"]})
         sol_text = ",".join(str(s) for s in sol) if sol else "?"
         if row:
-            ratio_nodes = f"{paper_nodes(cp) / 1e6 / row[4]:.2f}" if cp and cp["complete"] else ""
+            ratio_nodes = (f"{paper_nodes(cp) / 1e6 / row[4]:.2f} ({cp['nodes'] / 1e6 / row[4]:.2f})"
+                           if cp and cp["complete"] else "")
             speed = f"{row[3] / max(cp['cpu_seconds'], 1e-3):.1f}" if cp and cp["complete"] else ""
             paper_cells = [f"{p_time(row[1])} / {p_nodes(row[2])}", f"{p_time(row[3])} / {p_nodes(row[4])}",
                            f"{p_time(row[5])} / {p_nodes(row[6])}", f"{p_time(row[7])} / {p_nodes(row[8])}",
@@ -357,11 +359,14 @@ def targets_text(target_rows) -> str:
                f"{'yes' if not mismatched else 'NO on ' + ', '.join(mismatched)} "
                f"({len(target_rows)} instances).")
     within, outside, speed_ok, speed_bad, bt_ok, bt_bad, cp_ok, cp_bad = [], [], [], [], [], [], [], []
+    within_all, outside_all = [], []
     for name, row, recs, sol in target_rows:
         cp, bt, cs = recs["colorpair"], recs["backtrack"], recs["cpsat"]
         if row and cp and cp["complete"]:
             ratio = paper_nodes(cp) / 1e6 / row[4]
             (within if 0.5 <= ratio <= 2 else outside).append(f"{name} ({ratio:.2f})")
+            ratio = cp["nodes"] / 1e6 / row[4]
+            (within_all if 0.5 <= ratio <= 2 else outside_all).append(f"{name} ({ratio:.2f})")
             speed = row[3] / max(cp["cpu_seconds"], 1e-3)
             (speed_ok if speed >= 10 else speed_bad).append(f"{name} ({speed:.1f}x)")
         if bt and (not bt["complete"] or bt["cpu_seconds"] > 10):
@@ -373,8 +378,10 @@ def targets_text(target_rows) -> str:
             slowest = max(cp["cpu_seconds"], cs["cpu_seconds"] if cs["complete"] else float("inf"))
             if slowest > 1:
                 (cp_ok if (not cs["complete"] or cs["cpu_seconds"] > cp["cpu_seconds"]) else cp_bad).append(name)
-    out.append(f"* ColorPairs nodes within a factor 2 of the paper's: {len(within)} of {len(within) + len(outside)}"
-               + (f"; outside: {', '.join(outside)}" if outside else "") + ".")
+    out.append(f"* ColorPairs nodes within a factor 2 of the paper's, counting decisions + probes: {len(within)} of "
+               f"{len(within) + len(outside)}" + (f"; outside: {', '.join(outside)}" if outside else "") + ".")
+    out.append(f"* The same, counting every placement: {len(within_all)} of {len(within_all) + len(outside_all)}"
+               + (f"; outside: {', '.join(outside_all)}" if outside_all else "") + ".")
     out.append(f"* ColorPairs time at least 10 times below the paper's: {len(speed_ok)} of "
                f"{len(speed_ok) + len(speed_bad)}" + (f"; short: {', '.join(speed_bad)}" if speed_bad else "") + ".")
     out.append(f"* ColorPairs beats the backtracker wherever it needs more than 10 s: {len(bt_ok)} of "
