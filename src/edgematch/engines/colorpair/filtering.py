@@ -243,22 +243,25 @@ def push(M, p):
 
 
 @njit(cache=True, inline="always")
-def push_live(M, p):
-    """Queue ``p`` when one of its rules may fire now (it is demanded and has no more
-    available tiles than demands, or one).  A pair left out cannot start a rule until its
-    offer shrinks, its demand grows or a tag is counted against it, and each of those
-    queues it again; when tags start to count, :func:`push_demanded` queues what they
-    make live.  Most pairs that a placement touches stay quiet, and the queue then holds
-    only the pairs that matter."""
+def may_fire(M, p, honour):
+    """Whether a rule of pair ``p`` can fire now: it is demanded and has no more available
+    tiles than demands, or only one (the others pass the rules untouched)."""
     d = M[U(M[HDR + 2 * DSIZE] + p)]
     if d == 0:
-        return
-    a = M[U(M[HDR + 2 * OSIZE] + p)]
-    if M[CFG + CFG_PREEMPTION] != 0 and M[SC_COUNT3] == 0:
-        a -= M[U(M[HDR + 2 * NPRE] + p)]
-    if a > d and a > 1:
-        return
-    push(M, p)
+        return False
+    a = available(M, p, honour)
+    return a <= d or a == 1
+
+
+@njit(cache=True, inline="always")
+def push_live(M, p):
+    """Queue ``p`` when one of its rules may fire now.  A pair left out cannot start a
+    rule until its offer shrinks, its demand grows or a tag is counted against it, and
+    each of those queues it again; when tags start to count, :func:`push_demanded` queues
+    what they make live.  Most pairs that a placement touches stay quiet, and the queue
+    then holds only the pairs that matter."""
+    if may_fire(M, p, M[CFG + CFG_PREEMPTION] != 0 and M[SC_COUNT3] == 0):
+        push(M, p)
 
 
 @njit(cache=True)
@@ -270,12 +273,11 @@ def push_demanded(M):
     propagate differently.  Reads the demanded pairs, not every pair id (``2 C^2``)."""
     honour = honoured(M)
     o_el = M[HDR + 2 * DP_EL]
-    o_dsize = M[HDR + 2 * DSIZE]
     o_buf = M[HDR + 2 * PDBUF]
     k = 0
     for i in range(M[SC_DP_N]):
         p = M[U(o_el + i)]
-        if available(M, p, honour) <= M[U(o_dsize + p)]:
+        if may_fire(M, p, honour):
             j = k
             while j > 0 and M[U(o_buf + j - 1)] > p:
                 M[U(o_buf + j)] = M[U(o_buf + j - 1)]
@@ -1135,9 +1137,10 @@ def instantiate(M, p, honour, level):
 
 
 @njit(cache=True)
-def apply_rules(M, p, level, a, d, honour):
-    """The rules for a pair with ``a`` available tiles and ``d`` demanding squares, when
-    one of them may fire (``a <= d`` or ``a == 1``)."""
+def apply_rules(M, p, level, honour):
+    """The rules for pair ``p`` when one of them may fire (:func:`may_fire`)."""
+    d = M[U(M[HDR + 2 * DSIZE] + p)]
+    a = available(M, p, honour)
     if a < d:
         if M[CFG + CFG_CONTRADICTION] != 0:
             M[STATS + ST_FAIL_PAIR] += 1
@@ -1160,9 +1163,6 @@ def propagate(M, level):
     size = M[SC_P] + 1
     o_queue = M[HDR + 2 * QUEUE]
     o_in_q = M[HDR + 2 * IN_Q]
-    o_dsize = M[HDR + 2 * DSIZE]
-    o_osize = M[HDR + 2 * OSIZE]
-    o_npre = M[HDR + 2 * NPRE]
     preemption = M[CFG + CFG_PREEMPTION] != 0
     while M[SC_QHEAD] != M[SC_QTAIL]:
         h = M[SC_QHEAD]
@@ -1172,16 +1172,10 @@ def propagate(M, level):
             h = 0
         M[SC_QHEAD] = h
         M[U(o_in_q + p)] = 0
-        d = M[U(o_dsize + p)]
-        if d == 0:
-            continue
         honour = preemption and M[SC_COUNT3] == 0
-        a = M[U(o_osize + p)]
-        if honour:
-            a -= M[U(o_npre + p)]
-        if a > d and a > 1:
+        if not may_fire(M, p, honour):
             continue
-        if not apply_rules(M, p, level, a, d, honour):
+        if not apply_rules(M, p, level, honour):
             clear_queue(M)
             return False
     return True
