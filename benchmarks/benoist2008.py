@@ -13,13 +13,14 @@ the published ones, see ``benoist2008_paper.py``) and the plots of Figures 5, 6 
 PNG (needs the ``bench`` extra: matplotlib).
 
 Instances run in the paper's order (easiest first).  Each run has ``--time-limit``; the
-Table 1 ColorPairs runs on the four-corner variant get at least ``--colorpair-share`` (0.2)
+Table 1 ColorPairs runs on the four-corner variant get at least ``--colorpair-share`` (0.3)
 of the paper's ColorPairs time, so that the 10-times target is measured where a miss is
-up to a factor 2, not cut off at the limit.
+up to a factor 3.3, not cut off at the limit.
 
 Every run is appended to ``benchmarks/results/benoist2008.jsonl`` as soon as it ends, so
 an interrupted run loses nothing and a second invocation skips what is already there
-(same instance, variant, engine, options and time limit).
+(same instance, variant, engine and options, and a time limit that gives the same answer:
+see ``Store.answer``).
 
     flock /tmp/edgematch-bench.lock python benchmarks/benoist2008.py --quick
     flock /tmp/edgematch-bench.lock nohup python benchmarks/benoist2008.py --time-limit 300 &
@@ -89,6 +90,24 @@ class Store:
         with self.path.open("a") as f:
             f.write(json.dumps(record) + "\n")
 
+    def answer(self, key: dict) -> dict | None:
+        """An earlier run that tells what a run with ``key`` would give: same instance,
+        variant, engine and options, and either the same time limit, or a run that finished
+        within this limit, or one that was stopped at a limit at least as long.  So a change
+        of limits reruns only what the new limits change."""
+        limit = key["time_limit"]
+        same = {k: v for k, v in key.items() if k != "time_limit"}
+        for record in reversed(self.records):
+            if not all(record.get(k) == v for k, v in same.items()):
+                continue
+            if record["time_limit"] == limit:
+                return record
+            if record["complete"] and record["cpu_seconds"] <= limit:
+                return record
+            if not record["complete"] and record["stopped_by"] == "time" and record["time_limit"] >= limit:
+                return record
+        return None
+
     def find(self, **match) -> dict | None:
         for record in reversed(self.records):
             if all(record.get(k) == v for k, v in match.items()):
@@ -132,7 +151,7 @@ def make(engine: str, options: dict, time_limit: float):
 def run(store: Store, name: str, variant: str, label: str, engine: str, options: dict, time_limit: float) -> dict:
     key = dict(kind="run", instance=name, variant=variant, label=label, engine=engine,
                options=json.loads(json.dumps(options)), time_limit=time_limit)
-    done = store.find(**key)
+    done = store.answer(key)
     if done is not None:
         return done
     puzzle = variant_puzzle(name, variant, store)
@@ -167,7 +186,7 @@ def easiest_first(names: list[str]) -> list[str]:
 def colorpair_limit(name: str, variant: str, limit: float, share: float) -> float:
     """Time limit of a ColorPairs run: at least ``share`` of the paper's ColorPairs time on
     the four-corner variant, so that the "10 times below the paper's time" target can be
-    measured (with share 0.2 a miss by up to a factor 2 still finishes)."""
+    measured (with share 0.3 a miss by up to a factor 3.3 still finishes)."""
     rows = {row[0]: row for row in paper.TABLE1}
     if variant != "four_corners" or name not in rows or share <= 0:
         return limit
@@ -575,9 +594,9 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     p.add_argument("--instances", type=lambda s: s.split(","), help="comma-separated instance names (E_10_5,...)")
     p.add_argument("--time-limit", type=float, default=60.0, help="per run, seconds (default 60)")
-    p.add_argument("--colorpair-share", type=float, default=0.2,
+    p.add_argument("--colorpair-share", type=float, default=0.3,
                    help="Table 1 ColorPairs runs (four corners) may take this share of the paper's ColorPairs "
-                        "time when that is more than --time-limit (default 0.2; 0: no exception)")
+                        "time when that is more than --time-limit (default 0.3; 0: no exception)")
     p.add_argument("--parts", type=lambda s: s.split(","), default=["table1", "heuristics", "shaving"],
                    help="table1,heuristics,shaving (default all)")
     p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES),
