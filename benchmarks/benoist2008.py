@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import benoist2008_paper as paper  # noqa: E402
-from machine_info import machine  # noqa: E402
+from machine_info import code_version, load_average, machine  # noqa: E402
 
 import edgematch  # noqa: E402
 from edgematch.data import catalogue  # noqa: E402
@@ -115,21 +115,50 @@ class Store:
         return None
 
 
+def find_corners(name: str) -> dict:
+    """The ``corners`` record of an instance: the four corner placements of the first
+    solution our ColorPair engine finds on the instance as distributed (untimed work: on
+    the hard instances it takes longer than the timed runs)."""
+    from edgematch.engines.colorpair import ColorPairSolver
+
+    puzzle = edgematch.load("benoist/" + name)
+    started = time.process_time()
+    first = ColorPairSolver(**PAPER_CONFIG).solve(puzzle, k=1)
+    board = first.boards[0]
+    W, H = puzzle.width, puzzle.height
+    corners = [0, W - 1, (H - 1) * W, H * W - 1]
+    return {"kind": "corners", "instance": name, "found_by": "colorpair (first solution)",
+            "cpu_seconds": round(time.process_time() - started, 3),
+            "corners": [[s, int(board.tiles[s]), int(board.rotations[s])] for s in corners]}
+
+
+def find_all_corners(store: Store, names: list[str], workers: int) -> None:
+    """Find the missing ``corners`` records, ``workers`` instances at a time.  No run is
+    timed meanwhile, so every core may be used; this process alone writes the results."""
+    missing = [n for n in names if store.find(kind="corners", instance=n) is None]
+    if not missing:
+        return
+    print(f"corners: {len(missing)} instances ({', '.join(missing)}), {workers} at a time", flush=True)
+    if workers <= 1:
+        found = map(find_corners, missing)
+        for record in found:
+            store.add(record)
+            print(f"{record['instance']:8} corners found in {record['cpu_seconds']:.1f} s cpu", flush=True)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for record in pool.imap_unordered(find_corners, missing):
+            store.add(record)
+            print(f"{record['instance']:8} corners found in {record['cpu_seconds']:.1f} s cpu", flush=True)
+
+
 def four_corner_puzzle(name: str, store: Store):
     """The instance with its four corners fixed as in the first solution found."""
     puzzle = edgematch.load("benoist/" + name)
     record = store.find(kind="corners", instance=name)
     if record is None:
-        from edgematch.engines.colorpair import ColorPairSolver
-
-        started = time.process_time()
-        first = ColorPairSolver(**PAPER_CONFIG).solve(puzzle, k=1)
-        board = first.boards[0]
-        W, H = puzzle.width, puzzle.height
-        corners = [0, W - 1, (H - 1) * W, H * W - 1]
-        record = {"kind": "corners", "instance": name, "found_by": "colorpair (first solution)",
-                  "cpu_seconds": round(time.process_time() - started, 3),
-                  "corners": [[s, int(board.tiles[s]), int(board.rotations[s])] for s in corners]}
+        record = find_corners(name)
         store.add(record)
     hints = [Hint(s, t, r) for s, t, r in record["corners"]]
     return puzzle.without_hints().with_hints(hints)
@@ -168,7 +197,7 @@ def run(store: Store, name: str, variant: str, label: str, engine: str, options:
     record = dict(key, solutions=result.solutions, nodes=result.nodes, complete=result.complete,
                   stopped_by=result.stopped_by, cpu_seconds=round(cpu, 3), wall_seconds=round(wall, 3),
                   statistics={k: v for k, v in result.statistics.items() if isinstance(v, (int, float, str))},
-                  when=time.strftime("%Y-%m-%d %H:%M:%S"))
+                  when=time.strftime("%Y-%m-%d %H:%M:%S"), code=code_version(), load=load_average())
     store.add(record)
     state = "" if result.complete else f" (stopped by {result.stopped_by})"
     print(f"{name:8} {variant:11} {label:26} {result.solutions:>3} sol {result.nodes:>14,} nodes "
@@ -184,36 +213,68 @@ def easiest_first(names: list[str]) -> list[str]:
 
 
 def colorpair_limit(name: str, variant: str, limit: float, share: float) -> float:
-    """Time limit of a ColorPairs run: at least ``share`` of the paper's ColorPairs time on
-    the four-corner variant, so that the "10 times below the paper's time" target can be
-    measured (with share 0.3 a miss by up to a factor 3.3 still finishes)."""
+    """Time limit of the main ColorPairs run: at least ``share`` of the paper's ColorPairs
+    time on the four-corner variant, so that the "10 times below the paper's time" target
+    can be measured (with share 0.3 a miss by up to a factor 3.3 still finishes).  Only the
+    main run gets it: the target is about that run, and the ablations are compared with it
+    where both finish (see ``worth_running``)."""
     rows = {row[0]: row for row in paper.TABLE1}
     if variant != "four_corners" or name not in rows or share <= 0:
         return limit
     return max(limit, float(round(share * rows[name][3])))
 
 
+def finished_within(record: dict | None, limit: float) -> bool:
+    return bool(record and record["complete"] and record["cpu_seconds"] <= limit)
+
+
+def worth_running(store: Store, name: str, variant: str, baseline: str | None, limit: float) -> bool:
+    """Runs whose figures the report cannot use are not started, so that the hours go
+    where they tell something.  A run is started only where its ``baseline`` run finished
+    within the same limit: the ablations (no backjumping, no preemption) need the main
+    ColorPairs run, as the report compares the three where all finish; the heuristics need
+    MinOffer, the baseline of Table 3; the shaving limits need no shaving ("-", the
+    slowest), as Figure 7 sums the instances where every limit finished.  Runs without a
+    baseline (the main ones) are always started."""
+    if baseline is None:
+        return True
+    return finished_within(latest(store, name, variant, baseline), limit)
+
+
 def run_all(args, store: Store) -> None:
     names = easiest_first(args.instances or (QUICK if args.quick else instance_names()))
     limit = args.time_limit
     parts = args.parts
+    if any(part in parts for part in ("corners", "table1", "heuristics", "shaving")):
+        find_all_corners(store, names, args.workers)
+
+    def run_if_worth(name, variant, label, engine, options, own, baseline=None):
+        if worth_running(store, name, variant, baseline, own):
+            run(store, name, variant, label, engine, options, own)
+        else:
+            print(f"{name:8} {variant:11} {label:26} not run ({baseline} did not finish within {own:g} s)",
+                  flush=True)
+
     if "table1" in parts:
         for variant in ("four_corners", "distributed"):
             for name in names:
                 for label in args.engines:
                     engine, options = ENGINES[label]
-                    own = colorpair_limit(name, variant, limit, args.colorpair_share) if engine == "colorpair" else limit
-                    run(store, name, variant, label, engine, options, own)
+                    own = colorpair_limit(name, variant, limit, args.colorpair_share) if label == "colorpair" else limit
+                    ablation = label in ("colorpair_no_backjumping", "colorpair_no_preemption")
+                    run_if_worth(name, variant, label, engine, options, own, "colorpair" if ablation else None)
     if "heuristics" in parts:
         for name in names:
             for h in HEURISTIC_NAMES:
                 label = "colorpair" if h == "min-expected-gap" else f"heuristic:{h}"
-                run(store, name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, heuristic=h), limit)
+                run_if_worth(name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, heuristic=h), limit,
+                             None if h == "min-offer" else "heuristic:min-offer")
     if "shaving" in parts:
         for name in names:
             for value in SHAVING_LIMITS:
                 label = "colorpair" if value == "all" else f"shaving:{value}"
-                run(store, name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, shaving=value), limit)
+                run_if_worth(name, "four_corners", label, "colorpair", dict(PAPER_CONFIG, shaving=value), limit,
+                             None if value == "-" else "shaving:-")
 
 
 # ---------------------------------------------------------------------------- report
@@ -295,6 +356,10 @@ def report(store: Store, out: Path) -> str:
 
     # --- Table 1
     w("## Table 1: four corners fixed\n")
+    w("Our ColorPairs run may take 0.3 of the paper's ColorPairs time where that is more than the "
+      "per-run limit (`--colorpair-share`); every other run has the per-run limit. An empty "
+      "ablation cell means not run: the main ColorPairs run did not finish within the ablation's "
+      "limit, so the two could not be compared. `> L / M`: stopped at the limit L after M million nodes.\n")
     head = ("| instance | sol | paper doc_smith s / M | our backtrack s / M | paper ColorPairs s / M | "
             "our ColorPairs s / M | nodes ours/paper | time paper/ours | paper no-BJ s / M | our no-BJ s / M | "
             "paper no-preempt s / M | our no-preempt s / M | paper Choco s / M | our CP-SAT s / M |")
@@ -334,6 +399,7 @@ def report(store: Store, out: Path) -> str:
     # --- targets
     w("## Targets (issue 4, point 7)\n")
     w(targets_text(target_rows))
+    w(misses_text(target_rows))
 
     # --- distributed variant
     w("## As distributed (one corner fixed)\n")
@@ -407,6 +473,77 @@ def targets_text(target_rows) -> str:
                f"{len(bt_ok) + len(bt_bad)}" + (f"; not on: {', '.join(bt_bad)}" if bt_bad else "") + ".")
     out.append(f"* CP-SAT slower than ColorPairs wherever one of them needs more than 1 s: {len(cp_ok)} of "
                f"{len(cp_ok) + len(cp_bad)}" + (f"; not on: {', '.join(cp_bad)}" if cp_bad else "") + ".")
+    return "\n".join(out) + "\n"
+
+
+def misses_text(target_rows) -> str:
+    """Why a target is missed, from the figures themselves: the time ratio to the paper is
+    the product of a per-node speed ratio and a tree-size ratio, so each time miss says
+    which of the two falls short; the node misses say which way the trees differ."""
+    out = ["### Where a target is missed, and why\n"]
+    rows = []
+    for name, row, recs, sol in target_rows:
+        cp = recs["colorpair"]
+        if not (row and cp and cp["complete"]):
+            continue
+        ours_rate = paper_nodes(cp) / max(cp["cpu_seconds"], 1e-3)
+        paper_rate = row[4] * 1e6 / max(row[3], 0.5)
+        tree = row[4] * 1e6 / paper_nodes(cp)
+        speed = row[3] / max(cp["cpu_seconds"], 1e-3)
+        rows.append((name, speed, ours_rate / paper_rate, tree, ours_rate, paper_rate))
+    if not rows:
+        return ""
+    misses = [r for r in rows if r[1] < 10]
+    matched = [r for r in rows if 0.75 <= 1 / r[3] <= 1.33]
+    if misses:
+        out.append("**Time (10 times below the paper's).** The time ratio paper/ours is the per-node speed "
+                   "ratio times the tree ratio (paper's nodes / ours, decisions + probes). On the instances "
+                   "where the trees agree within a third, the speed ratio alone decides, and it is "
+                   + ", ".join(f"{n} {s:.1f}" for n, _, s, _, _, _ in matched)
+                   + (f": our engine places {min(r[2] for r in matched):.1f} to {max(r[2] for r in matched):.1f} "
+                      if matched else ": our engine places ")
+                   + "times more nodes per second than the paper's Java engine on its 2008 3 GHz PC, not 10 "
+                   "times. Where our trees are smaller, that makes up the difference. "
+                   "The misses:\n")
+        out.append("| instance | paper/ours time | per-node speed ours/paper | tree paper/ours | our nodes/s (decisions + probes) | paper nodes/s |")
+        out.append("|---|---|---|---|---|---|")
+        for n, sp, sr, tr, o, pr in misses:
+            out.append(f"| {n} | {sp:.1f} | {sr:.1f} | {tr:.2f} | {o / 1e6:.2f} M | {pr / 1e6:.2f} M |")
+        out.append("")
+    lost = []
+    for name, row, recs, sol in target_rows:
+        cp, bt = recs["colorpair"], recs["backtrack"]
+        if bt and bt["complete"] and bt["cpu_seconds"] > 10 and cp and (not cp["complete"]
+                                                                        or cp["cpu_seconds"] >= bt["cpu_seconds"]):
+            lost.append((name, row, bt, cp))
+    if lost:
+        out.append("**ColorPairs against our backtracker.** The paper's reference backtracker is doc_smith's "
+                   "(C, 2008); ours is the project's bitboard row-scan kernel (`--solver backtrack`), whose "
+                   "trees are smaller and whose node rate is higher. Where it needs more than 10 s and "
+                   "ColorPairs is not faster:\n")
+        out.append("| instance | our backtracker s / M nodes | its nodes/s | doc_smith s / M nodes | "
+                   "our ColorPairs s |")
+        out.append("|---|---|---|---|---|")
+        for name, row, bt, cp in lost:
+            doc = f"{p_time(row[1])} / {p_nodes(row[2])}" if row else "-"
+            out.append(f"| {name} | {bt['cpu_seconds']:.1f} / {bt['nodes'] / 1e6:.0f} | "
+                       f"{bt['nodes'] / max(bt['cpu_seconds'], 1e-3) / 1e6:.0f} M | {doc} | {fmt_time(cp)} |")
+        out.append("")
+    smaller = [r for r in rows if 1 / r[3] < 0.5]
+    larger = [r for r in rows if 1 / r[3] > 2]
+    if smaller or larger:
+        out.append("**Nodes (within a factor 2 of the paper's).** "
+                   + (f"Our trees are smaller than the paper's on {len(smaller)} instances "
+                      f"(ours/paper from {min(1 / r[3] for r in smaller):.2f} to {max(1 / r[3] for r in smaller):.2f})"
+                      if smaller else "")
+                   + (f"; larger on {len(larger)}" if larger else "")
+                   + f". They agree within 3 % on E_7_1, E_7_2 and E_8_1 and are {len(matched)} of {len(rows)} "
+                   "within a third, all of the 7x7 and 8x8 instances among them, which says the engine "
+                   "follows the paper's rules and heuristic. The paper names neither its four corners "
+                   "nor what it counts as a node; ours are the corners of the first solution found "
+                   "(records `corners`), as the issue asks. On the 9x9 and 10x10 instances the gap does "
+                   "not come from a rule of ours being stronger than the paper's: see `docs/colorpair.md`, "
+                   "\"The paper's node counts\", for the switches and relabellings tried.\n")
     return "\n".join(out) + "\n"
 
 
@@ -598,7 +735,11 @@ def main(argv=None) -> int:
                    help="Table 1 ColorPairs runs (four corners) may take this share of the paper's ColorPairs "
                         "time when that is more than --time-limit (default 0.3; 0: no exception)")
     p.add_argument("--parts", type=lambda s: s.split(","), default=["table1", "heuristics", "shaving"],
-                   help="table1,heuristics,shaving (default all)")
+                   help="corners,table1,heuristics,shaving (default: the last three; every part first "
+                        "finds the missing corners)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes for finding corners, which is not timed (default 1; the timed runs "
+                        "always run one at a time)")
     p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES),
                    help=f"for table1: {','.join(ENGINES)}")
     p.add_argument("--results", type=Path, default=RESULTS / "benoist2008.jsonl")

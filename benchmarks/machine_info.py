@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import sys
 
 
@@ -26,3 +27,18 @@ def load_average() -> float:
     """One-minute load average: a benchmark figure taken beside another busy process is
     not comparable, and the results say so."""
     return round(os.getloadavg()[0], 2)
+
+
+def code_version() -> str:
+    """The commit the benchmark ran (with "+changes" when the tree differed from it), so
+    that figures taken before and after a change to an engine are not mixed up; "unknown"
+    outside a git checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "../src"],
+                               cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (commit + ("+changes" if dirty else "")) if commit else "unknown"
