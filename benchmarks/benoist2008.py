@@ -147,16 +147,16 @@ def find_all_corners(store: Store, names: list[str], workers: int) -> None:
     if not missing:
         return
     print(f"corners: {len(missing)} instances ({', '.join(missing)}), {workers} at a time", flush=True)
-    if workers <= 1:
-        found = map(find_corners, missing)
-        for record in found:
-            store.add(record)
-            print(f"{record['instance']:8} corners found in {record['cpu_seconds']:.1f} s cpu", flush=True)
-        return
+    import contextlib
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for record in pool.imap_unordered(find_corners, missing):
+    with contextlib.ExitStack() as stack:
+        if workers <= 1:
+            found = map(find_corners, missing)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers))
+            found = pool.imap_unordered(find_corners, missing)
+        for record in found:
             store.add(record)
             print(f"{record['instance']:8} corners found in {record['cpu_seconds']:.1f} s cpu", flush=True)
 
