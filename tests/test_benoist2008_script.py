@@ -98,3 +98,17 @@ def test_report_flags_different_counts(bench, tmp_path):
                record("backtrack", cpu=1.0, solutions=3)]
     text = bench.report(store_with(bench, tmp_path, records), tmp_path / "r.md")
     assert "Identical counts from every engine that finished: NO on E_7_1" in text
+
+
+def test_timing_noise_compares_only_runs_that_grew_the_same_tree(bench, tmp_path):
+    same = dict(decisions=100, probes=50)
+    records = [record(label="shaving:8", cpu=10.0, **same), record(label="shaving:12", cpu=12.0, **same),
+               record(cpu=11.0, **same),  # shaving `all`: the same tree, 10-12 s
+               record(label="shaving:-", cpu=30.0, nodes=5000, decisions=900, probes=0),  # another tree
+               record(label="shaving:16", cpu=0.5, instance="E_7_2", **same),  # under 1 s: left out
+               record(label="shaving:8", cpu=0.4, instance="E_7_2", **same)]
+    text = bench.timing_noise_text(store_with(bench, tmp_path, records), ["E_7_1", "E_7_2"])
+    assert "On 1 group of runs" in text
+    assert "20 % longer than the fastest at the median" in text
+    assert "E_7_1: 10.00 s to 12.00 s over 3 runs" in text
+    assert bench.timing_noise_text(store_with(bench, tmp_path, records[3:]), ["E_7_1", "E_7_2"]) == ""
