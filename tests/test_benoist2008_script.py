@@ -112,3 +112,15 @@ def test_timing_noise_compares_only_runs_that_grew_the_same_tree(bench, tmp_path
     assert "20 % longer than the fastest at the median" in text
     assert "E_7_1: 10.00 s to 12.00 s over 3 runs" in text
     assert bench.timing_noise_text(store_with(bench, tmp_path, records[3:]), ["E_7_1", "E_7_2"]) == ""
+
+
+def test_sums_name_the_instances_they_leave_out_and_the_run_that_kept_each_out(bench, tmp_path):
+    labels = {"min-offer": "heuristic:min-offer", "min-expected-gap": "colorpair"}
+    records = [record(label="heuristic:min-offer"), record(),  # E_7_1: both finished, kept
+               record(label="heuristic:min-offer", instance="E_7_2", complete=False, cpu=60.0),
+               record(label="heuristic:min-offer", instance="E_7_3")]  # E_7_3: the main run missing
+    text = bench.left_out_text(store_with(bench, tmp_path, records), ["E_7_1", "E_7_2", "E_7_3"], labels)
+    assert "E_7_1" not in text
+    assert "E_7_2 (min-offer > 60 s)" in text
+    assert "E_7_3 (min-expected-gap not run)" in text
+    assert bench.left_out_text(store_with(bench, tmp_path, records[:2]), ["E_7_1"], labels) == ""
