@@ -124,3 +124,14 @@ def test_sums_name_the_instances_they_leave_out_and_the_run_that_kept_each_out(b
     assert "E_7_2 (min-offer > 60 s)" in text
     assert "E_7_3 (min-expected-gap not run)" in text
     assert bench.left_out_text(store_with(bench, tmp_path, records[:2]), ["E_7_1"], labels) == ""
+
+
+def test_ablation_text_says_how_often_backjumping_jumped_with_and_without_shaving(bench, tmp_path):
+    records = [record(cpu=10.0, decisions=1000, probes=0, backjumps=5, levels_skipped=7),
+               record(label="colorpair_no_backjumping", cpu=8.0, decisions=1100, probes=0),
+               record(label="colorpair_no_preemption", cpu=11.0, decisions=1000, probes=0),
+               record(label="shaving:-", cpu=20.0, decisions=4000, probes=0, backjumps=80)]
+    text = bench.ablation_text(store_with(bench, tmp_path, records), ["E_7_1"])
+    assert "5 backjumps skipped 7 levels in 1,000 decisions: 0.5 backjumps per 100 decisions" in text
+    assert "against 2 without shaving" in text
+    assert "| colorpair_no_backjumping | +10 % | -20 % |" in text
