@@ -135,3 +135,12 @@ def test_ablation_text_says_how_often_backjumping_jumped_with_and_without_shavin
     assert "5 backjumps skipped 7 levels in 1,000 decisions: 0.5 backjumps per 100 decisions" in text
     assert "against 2 without shaving" in text
     assert "| colorpair_no_backjumping | +10 % | -20 % |" in text
+
+
+def test_runs_given_a_longer_limit_are_named_with_it(bench, tmp_path):
+    records = [record(limit=400.0, cpu=90.0),  # the main run may have a longer limit: not listed
+               record(label="colorpair_no_backjumping", limit=400.0, cpu=80.0),
+               record(label="cpsat", complete=False, cpu=60.0)]
+    text = bench.longer_limits_text(store_with(bench, tmp_path, records), ["E_7_1"], "four_corners")
+    assert text == " (60 s; longer for colorpair_no_backjumping of E_7_1: 400 s)"
+    assert bench.longer_limits_text(store_with(bench, tmp_path, records[2:]), ["E_7_1"], "four_corners") == " (60 s)"
