@@ -578,34 +578,52 @@ def timing_noise_text(store: Store, names) -> str:
     """Every figure here is one run, so the report measures how far one run's time can be
     trusted, from the records themselves: runs of one instance whose ColorPairs trees are
     identical (same solutions, decisions, probes and placements; the shaving limits 8, 12,
-    16 and `all` often grow the same tree) did the same work, so the spread of their times
-    is the machine's noise.  A target missed or met by less than that spread is within it."""
+    16 and `all` often grow the same tree) with the same code did the same work, so the
+    spread of their times is the machine's noise.  A target missed or met by less than that spread is within it."""
     labels = ["colorpair"] + [f"heuristic:{h}" for h in HEURISTIC_NAMES if h != "min-expected-gap"] + \
              [f"shaving:{v}" for v in SHAVING_LIMITS if v != "all"]
     spreads = []
+    reruns = []  # the Table 1 run's time against the fastest later run of the same tree, other code
     for name in names:
         groups: dict[tuple, list[float]] = {}
+        main_tree = main_time = None
         for label in labels:
             r = latest(store, name, "four_corners", label)
             if not (r and r["complete"] and r.get("engine") == "colorpair"):
                 continue
             st = r.get("statistics", {})
+            # The code version is part of the key: a faster engine is not noise.  Records
+            # older than the version field group only among themselves.
             tree = (r["solutions"], r["nodes"], st.get("decisions"), st.get("probes"))
-            groups.setdefault(tree, []).append(r["cpu_seconds"])
+            groups.setdefault(tree + (r.get("code"),), []).append(r["cpu_seconds"])
+            if label == "colorpair":
+                main_tree, main_time, main_code = tree, r["cpu_seconds"], r.get("code")
         for times in groups.values():
             if len(times) > 1 and min(times) >= 1.0:
                 spreads.append((max(times) / min(times) - 1, name, min(times), max(times), len(times)))
+        later = [min(times) for key, times in groups.items()
+                 if main_tree is not None and key[:-1] == main_tree and key[-1] != main_code]
+        if later and main_time >= 1.0:
+            reruns.append(min(later) / main_time)
     if not spreads:
         return ""
     spreads.sort()
     median = spreads[len(spreads) // 2][0]
     worst = spreads[-1]
-    return ("**Timing noise.** Every time here is one run. On "
-            f"{len(spreads)} group{'' if len(spreads) == 1 else 's'} of runs (one instance each, at least 1 s) that grew identical ColorPairs "
-            "trees, so did the same work, the slowest took "
+    text = ("**Timing noise.** Every time here is one run. On "
+            f"{len(spreads)} group{'' if len(spreads) == 1 else 's'} of runs (one instance each, at least 1 s) "
+            "that grew identical ColorPairs trees with the same code, so did the same work, the slowest took "
             f"{100 * median:.0f} % longer than the fastest at the median and {100 * worst[0]:.0f} % at worst "
-            f"({worst[1]}: {worst[2]:.2f} s to {worst[3]:.2f} s over {worst[4]} runs). A time ratio that misses "
-            "or meets its target by less than that is within the noise of one run.\n")
+            f"({worst[1]}: {worst[2]:.2f} s to {worst[3]:.2f} s over {worst[4]} runs).")
+    if reruns:
+        reruns.sort()
+        text += (f" Runs hours apart spread more: on {len(reruns)} instance{'' if len(reruns) == 1 else 's'} "
+                 "the fastest later run of the same tree, with later code, "
+                 f"took {reruns[0]:.2f} to {reruns[-1]:.2f} times the Table 1 ColorPairs time, "
+                 f"{reruns[len(reruns) // 2]:.2f} at the median (a median near 1 says the code did not "
+                 "get faster or slower in between).")
+    return text + (" A time ratio that misses or meets its target by less than that is within the noise "
+                   "of one run.\n")
 
 
 def ablation_text(store: Store, names) -> str:

@@ -144,3 +144,19 @@ def test_runs_given_a_longer_limit_are_named_with_it(bench, tmp_path):
     text = bench.longer_limits_text(store_with(bench, tmp_path, records), ["E_7_1"], "four_corners")
     assert text == " (60 s; longer for colorpair_no_backjumping of E_7_1: 400 s)"
     assert bench.longer_limits_text(store_with(bench, tmp_path, records[2:]), ["E_7_1"], "four_corners") == " (60 s)"
+
+
+def test_timing_noise_never_compares_two_code_versions(bench, tmp_path):
+    same = dict(decisions=100, probes=50)
+    records = [dict(record(label="shaving:8", cpu=10.0, **same), code="aaa"),
+               dict(record(label="shaving:12", cpu=15.0, **same), code="bbb")]  # faster code, not noise
+    assert bench.timing_noise_text(store_with(bench, tmp_path, records), ["E_7_1"]) == ""
+
+
+def test_timing_noise_compares_the_table1_run_with_later_runs_of_the_same_tree(bench, tmp_path):
+    same = dict(decisions=100, probes=50)
+    records = [record(cpu=10.0, **same),  # the Table 1 run, older code (no version field)
+               dict(record(label="shaving:8", cpu=13.0, **same), code="bbb"),
+               dict(record(label="shaving:12", cpu=12.0, **same), code="bbb")]
+    text = bench.timing_noise_text(store_with(bench, tmp_path, records), ["E_7_1"])
+    assert "on 1 instance the fastest later run of the same tree, with later code, took 1.20 to 1.20 times" in text
