@@ -579,14 +579,16 @@ def timing_noise_text(store: Store, names) -> str:
     trusted, from the records themselves: runs of one instance whose ColorPairs trees are
     identical (same solutions, decisions, probes and placements; the shaving limits 8, 12,
     16 and `all` often grow the same tree) with the same code did the same work, so the
-    spread of their times is the machine's noise.  A target missed or met by less than that spread is within it."""
+    spread of their times is the machine's noise.  The Table 1 run against later runs of
+    its tree, hours apart, gives the noise between sessions.  A target missed or met by
+    less than that spread is within it."""
     labels = ["colorpair"] + [f"heuristic:{h}" for h in HEURISTIC_NAMES if h != "min-expected-gap"] + \
              [f"shaving:{v}" for v in SHAVING_LIMITS if v != "all"]
     spreads = []
     reruns = []  # the Table 1 run's time against the fastest later run of the same tree, other code
     for name in names:
         groups: dict[tuple, list[float]] = {}
-        main_tree = main_time = None
+        main_tree = main_time = main_code = None
         for label in labels:
             r = latest(store, name, "four_corners", label)
             if not (r and r["complete"] and r.get("engine") == "colorpair"):
