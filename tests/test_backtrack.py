@@ -16,7 +16,7 @@ from edgematch.errors import InputError
 from edgematch.generate import generate
 from edgematch.model import Board, Hint
 
-from backtrack_support import brute_force_solutions, rotate_board
+from support.reference import reference_solutions, rotate_board
 
 SMALL = [  # width, height, frame colours, inner colours, hints, seed
     (3, 3, 2, 2, "none", 0),
@@ -88,7 +88,7 @@ def test_owen_set2_6x6_has_40_with_its_first_tile_fixed_in_a_corner():
 @pytest.mark.parametrize("w,h,b,i,hints,seed", SMALL)
 def test_solutions_equal_brute_force(w, h, b, i, hints, seed):
     g = generate(w, h, b, i, seed=seed, hints=hints)
-    expected = brute_force_solutions(g.puzzle)
+    expected = reference_solutions(g.puzzle)
     result = BacktrackSolver().solve(g.puzzle, k=None)
     assert result.complete
     assert result.solution_set() == expected

@@ -12,7 +12,7 @@ from edgematch.errors import InputError
 from edgematch.generate import generate
 from edgematch.model import Puzzle
 
-from backtrack_support import all_boards_max_score
+from support.reference import all_boards_max_score
 
 
 @pytest.mark.parametrize("w,h,hints,seed", [(4, 4, "none", 1), (5, 4, 2, 2), (6, 5, "corner", 3)])
@@ -85,15 +85,30 @@ def test_target_stops_early_and_restarts_reseed():
     assert restarted.statistics["restarts"] >= 1 and restarted.best_score > 0
 
 
+def _sides_of(board, colour) -> int:
+    """Sides of ``colour`` shown by the tiles on the board."""
+    return sum(int(c) == colour for t in board.tiles if t >= 0 for c in board.puzzle.tiles[t])
+
+
 def test_priority_colours_lower_bound_is_respected():
     g = generate(5, 5, 2, 4, seed=4)
-    colour = g.puzzle.inner_colours[0]
-    needed = int(sum(int(c) == colour for t in g.puzzle.tiles for c in t))
-    result = BacktrackSolver(priority_colours=[colour], priority_schedule=f"10:{needed}").best(g.puzzle)
-    board = result.best_board
-    if board.n_placed >= 10:
-        placed = [t for t in board.tiles if t >= 0]
-        assert sum(int(c) == colour for t in placed for c in g.puzzle.tiles[t]) >= needed
+    puzzle = g.puzzle
+    colour = puzzle.inner_colours[0]
+    # the planted solution's first 10 squares (row scan) show this many sides of the colour,
+    # so a bound of that many by 10 tiles leaves the planted solution in the tree
+    planted_first10 = sum(int(c) == colour for sq in range(10) for c in puzzle.tiles[int(g.solution.tiles[sq])])
+    assert planted_first10 > 0
+    seen = []
+    result = BacktrackSolver(priority_colours=[colour], priority_schedule=f"10:{planted_first10}").best(
+        puzzle, callback=lambda board, score: seen.append(board.copy()))
+    assert result.best_score == puzzle.max_score
+    deep = [board for board in seen + [result.best_board] if board.n_placed >= 10]
+    assert deep and all(_sides_of(board, colour) >= planted_first10 for board in deep)
+    # a bound that no 10 tiles can meet (more sides than the whole set has): no board
+    # ever gets a 10th tile, while the first 9 squares can still be filled
+    everything = sum(int(c) == colour for t in puzzle.tiles for c in t)
+    cut = BacktrackSolver(priority_colours=[colour], priority_schedule=f"10:{everything + 1}").best(puzzle)
+    assert cut.complete and cut.best_board.n_placed == 9
 
 
 def test_fill_board_completes_without_lowering_the_score():

@@ -18,11 +18,8 @@ from edgematch.cli.main import main
 from edgematch.generate import generate
 from edgematch.formats import format_board, format_puzzle
 
+from support.cli import run_cli
 
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

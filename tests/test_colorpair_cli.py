@@ -10,7 +10,7 @@ import pytest
 from edgematch.formats import format_puzzle
 from edgematch.generate import generate
 
-from cli_support import run_cli, write_small_puzzle
+from support.cli import run_cli, write_small_puzzle
 
 
 @pytest.fixture

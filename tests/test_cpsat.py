@@ -13,7 +13,7 @@ from edgematch.errors import InputError
 from edgematch.generate import generate
 from edgematch.model import Puzzle
 
-from reference_solver import reference_solve
+from support.reference import reference_solve
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("shape", [(3, 3, 2, 2, "none"), (4, 3, 2, 3, "none"), (4, 4, 2, 4, 1), (5, 3, 2, 3, "corner")])

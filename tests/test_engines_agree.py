@@ -20,7 +20,7 @@ from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.cpsat import CpSatSolver
 from edgematch.generate import generate
 
-from reference_solver import reference_solve
+from support.reference import reference_solve
 
 # (width, height, frame colours, inner colours, hints, seeds)
 BATCHES = [

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from edgematch import Board, InputError
 from edgematch.formats import detect_puzzle_format, format_puzzle, parse_puzzle
-from formats_support import planted, puzzles
+from support.puzzles import planted, puzzles
 
 
 def read(text):

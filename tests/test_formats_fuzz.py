@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from edgematch import Board, InputError, Puzzle
 from edgematch.formats import BOARD_FORMATS, PUZZLE_FORMATS
 
+from support.puzzles import planted
+
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 MUTATION_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -28,29 +30,12 @@ GARBAGE = [
 ]
 
 
-def planted(width, height, colours, seed, hints, full=False):
-    """A small valid puzzle and a board of it (every other square, or full), cut from a random grid."""
-    rng = np.random.default_rng(seed)
-    horizontal = rng.integers(1, colours + 1, size=(height, width + 1))
-    vertical = rng.integers(1, colours + 1, size=(height + 1, width))
-    horizontal[:, [0, -1]] = 0
-    vertical[[0, -1], :] = 0
-    tiles = np.array([(vertical[r, c], horizontal[r, c + 1], vertical[r + 1, c], horizontal[r, c])
-                      for r in range(height) for c in range(width)])
-    hinted = {sq: (sq, 0) for sq in range(hints)}
-    puzzle = Puzzle(tiles, width, height, hinted, name="fuzz")
-    board = Board(puzzle)
-    for sq in range(0, width * height, 1 if full else 2):
-        board.place(sq, sq, 0)
-    return puzzle, board
-
-
 # Formats differ in what they can store (square boards, hints, complete boards only): each
 # sample suits some, and every format can write at least one.
 SAMPLES = [
-    planted(4, 4, 4, seed=1, hints=0),
-    planted(5, 3, 6, seed=2, hints=2),
-    planted(3, 3, 5, seed=3, hints=0, full=True),
+    planted(4, 4, 4, seed=1, hints=0, empty=0.5),
+    planted(5, 3, 6, seed=2, hints=2, empty=0.5),
+    planted(3, 3, 5, seed=3, hints=0),
 ]
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from edgematch import Board, InputError
 from edgematch.formats import detect_puzzle_format, format_puzzle, parse_puzzle
-from formats_support import planted, puzzles
+from support.puzzles import planted, puzzles
 
 # The 3x2 puzzle of test_formats_native (N E S W), with its A1 hint: row 1, column 1, piece 1,
 # clockwise rotation 1.

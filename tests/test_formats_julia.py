@@ -6,7 +6,7 @@ from hypothesis import given, settings
 import edgematch
 from edgematch import Board, InputError
 from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
-from formats_support import boards, planted, puzzles
+from support.puzzles import boards, planted, puzzles
 
 # The 3x2 puzzle of test_formats_native, tile by tile as bottom left top right.
 # N E S W "1 2 0 0" -> B L T R "0 0 1 2", and so on.
@@ -39,7 +39,7 @@ def test_round_trip(p):
 
 
 def test_refuses_hints_and_colours_above_255():
-    p, _ = planted(3, 3, 4, seed=2, n_hints=1)
+    p, _ = planted(3, 3, 4, seed=2, hints=1)
     with pytest.raises(InputError, match="cannot store hints"):
         format_puzzle(p, "julia")
     big = edgematch.Puzzle(p.tiles * 100, 3, 3)

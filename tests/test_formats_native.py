@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from edgematch import Board, InputError, Puzzle
 from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
-from formats_support import boards, planted, puzzles
+from support.puzzles import boards, planted, puzzles
 
 # A solved 3x2 puzzle by hand.  Joins: A1|A2 1, A2|A3 2, B1|B2 3, B2|B3 1, A1/B1 2, A2/B2 3,
 # A3/B3 1; tiles 1..6 are A1 (rot 1), B2, A3 (rot 3), B1, A2 (rot 1), B3.
@@ -161,7 +161,7 @@ def test_board_file_is_not_claimed_as_a_puzzle():
 
 def test_puzzle_with_two_digit_rows_round_trips():
     # 27 rows: square names go past Z (AA1) and must still round trip.
-    p, solution = planted(3, 27, 4, seed=3, n_hints=0)
+    p, solution = planted(3, 27, 4, seed=3, hints=0)
     last = p.n_squares - 1
     hinted = p.with_hints({last: (int(solution.tiles[last]), int(solution.rotations[last]))})
     text = format_puzzle(hinted)

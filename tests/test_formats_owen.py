@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from edgematch import InputError
 from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
-from formats_support import planted, puzzles
+from support.puzzles import planted, puzzles
 
 # 3x2 solved by hand (see test_formats_native): rows from the top A1 A2 A3 / B1 B2 B3.
 PIECES = "3 2\n1 2 0 0\n3 1 0 3\n2 0 0 1\n2 3 0 0\n2 3 1 0\n1 0 0 1\n"
@@ -50,7 +50,7 @@ def test_solution_round_trip(width, height, colours, seed):
 
 
 def test_refuses_hints_and_incomplete_boards():
-    p, solution = planted(4, 3, 3, seed=5, n_hints=1)
+    p, solution = planted(4, 3, 3, seed=5, hints=1)
     with pytest.raises(InputError, match="cannot store hints"):
         format_puzzle(p, "owen")
     board = solution.copy()

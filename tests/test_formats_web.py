@@ -21,36 +21,10 @@ from edgematch import Board, InputError, Puzzle, format_board, format_puzzle, pa
 from edgematch.formats import BOARD_FORMATS, PUZZLE_FORMATS, read_board
 from edgematch.formats.e2dev import fnv1a64
 
+from support.puzzles import planted
+
 # --------------------------------------------------------------------------- helpers
-
-
-def planted(width, height, colours, seed, hints=0, empty=0.0):
-    """A random puzzle cut from a random coloured grid, and its (possibly partial) solution."""
-    rng = np.random.default_rng(seed)
-    horizontal = rng.integers(1, colours + 1, size=(height, width + 1))
-    vertical = rng.integers(1, colours + 1, size=(height + 1, width))
-    horizontal[:, 0] = horizontal[:, -1] = 0
-    vertical[0, :] = vertical[-1, :] = 0
-    solved = []
-    for r in range(height):
-        for c in range(width):
-            solved.append((vertical[r, c], horizontal[r, c + 1], vertical[r + 1, c], horizontal[r, c]))
-    solved = np.array(solved)
-    order = rng.permutation(width * height)  # tile order[i] goes on square i
-    turns = rng.integers(0, 4, size=width * height)
-    tiles = np.zeros_like(solved)
-    for square, tile in enumerate(order):
-        tiles[tile] = np.roll(solved[square], -turns[square])
-    hinted = {int(sq): (int(order[sq]), int(turns[sq])) for sq in rng.choice(width * height, hints, replace=False)}
-    puzzle = Puzzle(tiles, width, height, hinted, name=f"planted-{seed}")
-    board = Board(puzzle)
-    for square in range(width * height):
-        if square in hinted or rng.random() >= empty:
-            board.place(square, int(order[square]), int(turns[square]))
-    return puzzle, board
-
-
-boards = st.builds(
+boards = st.builds(  # (puzzle, board) pairs: up to 25 colours, hints, partial boards
     planted,
     width=st.integers(2, 7),
     height=st.integers(2, 7),

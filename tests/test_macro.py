@@ -19,9 +19,8 @@ from edgematch.engines.backtrack.macro import (
 from edgematch.generate import generate
 from edgematch.model import Board, Puzzle
 
-
-def _turned(edges, r):
-    return tuple(edges[(s - r) % 4] for s in range(4))
+from support.rotations import normalised_rotation
+from support.rotations import turned as _turned
 
 
 def _plain_blocks(puzzle: Puzzle, kind: str) -> set:
@@ -125,8 +124,8 @@ def test_every_block_of_a_solution_is_listed(seed):
         return tile, int(solution.rotations[sq])
 
     def normalised(tile, r):
-        edges = tuple(int(c) for c in puzzle.tiles[tile])
-        return tile, next(q for q in range(4) if _turned(edges, q) == _turned(edges, r))
+        return tile, normalised_rotation(puzzle.tiles[tile], r)
+
     for row0, col0 in itertools.product(range(0, h, 2), range(0, w, 2)):
         cells = [row0 * w + col0, row0 * w + col0 + 1, (row0 + 1) * w + col0, (row0 + 1) * w + col0 + 1]
         top, bottom, left, right = row0 == 0, row0 + 2 == h, col0 == 0, col0 + 2 == w

@@ -24,6 +24,8 @@ from edgematch.formats import format_puzzle
 from edgematch.generate import generate
 from edgematch.model import Hint
 
+from support.cli import run_cli as _cli_json
+
 # (width, height, frame colours, inner colours, hints, seeds): few colours, so that most
 # instances have several solutions (up to a thousand); seeds with many thousands are left
 # out only to keep the test fast.  60 puzzles.
@@ -224,11 +226,6 @@ def test_only_the_row_scan_is_offered():
     with pytest.raises(InputError, match="top-left"):
         make_solver("macro", corner="BR")
 
-
-def _cli_json(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_count_command_with_the_macro_solver(tmp_path, capsys):

@@ -319,8 +319,10 @@ def test_tiles_renderable(generated):
 def test_empty_board_renders(generated):
     board = Board(generated.puzzle)
     assert (board.tiles == EMPTY).all()
-    assert ET.fromstring(board_svg(board).encode()) is not None
-    assert board_png(board, cell=16).size[0] > 0
+    svg = parse(board_svg(board, cell=16))
+    assert svg.findall(SVG + "polygon") == []  # no tile, no triangle
+    scene = board_scene(board, cell=16)
+    assert board_png(board, cell=16).size == (scene.width, scene.height)
     assert "\x1b[" in board_ansi(board)
     assert board_text(board).count(".") == 20
 
@@ -332,7 +334,10 @@ def test_rectangular_and_large_colour_puzzle_renders():
     scene = board_scene(board, cell=24)
     palette = palette_for(g.puzzle)
     assert image.getpixel(triangle_centre(scene, 8, 0)) == palette[board.edges()[8, 0]]
-    assert parse(board_svg(board)) is not None
-    assert board_ansi(board)
+    root = parse(board_svg(board, cell=24))
+    assert (int(root.get("width")), int(root.get("height"))) == (scene.width, scene.height)
+    assert scene.width > 2 * scene.height  # 7 columns by 3 rows
+    assert len(root.findall(SVG + "polygon")) == 4 * 21
+    assert "\x1b[" in board_ansi(board)
     puzzle = Puzzle(g.puzzle.tiles, 7, 3)
     assert "\x1b[" in render_to_string(tiles_renderable(puzzle))

@@ -22,13 +22,10 @@ from edgematch.local import SearchState, TabuParams, TabuVLNS
 from edgematch.runs import RunStore, resume_run, start_run
 from edgematch.runs.store import KEEP_CHECKPOINTS
 
+from support.cli import run_cli as cli
+
 CLI = [sys.executable, "-m", "edgematch.cli.main"]
 
-
-def cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

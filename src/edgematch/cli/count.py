@@ -7,7 +7,9 @@ used by ``solve`` and ``search`` too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
+import signal
 import sys
 
 from ..engines import SOLVERS, make_solver, solver_class
@@ -104,9 +106,24 @@ def solver_from(args, **extra):
     return make_solver(args.solver, **options)
 
 
+@contextlib.contextmanager
+def interruptible():
+    """Ctrl-C raises KeyboardInterrupt during the search even when the process was started
+    with SIGINT ignored (a shell's background job), so ``kill -INT`` always stops it."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_search(args, call, **extra) -> SearchResult:
     """Run ``call(solver)`` with a progress line; Ctrl-C ends it with the result so far."""
-    with ProgressLine(enabled=not args.quiet) as progress:
+    with interruptible(), ProgressLine(enabled=not args.quiet) as progress:
         if "progress" in inspect.signature(solver_class(args.solver)).parameters:
             extra["progress"] = progress
         solver = solver_from(args, **extra)

@@ -25,27 +25,14 @@ square, counted when placed.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
+import numpy as np
 
-def turned(edges, r):
-    """The colours N, E, S, W shown after ``r`` clockwise quarter turns."""
-    n = len(edges)
-    return tuple(edges[(s - r) % n] for s in range(n))
+from edgematch.model import Board, Puzzle
 
-
-def normalised_rotation(edges, r):
-    """Smallest rotation showing the same colours as rotation ``r``."""
-    shown = turned(edges, r)
-    for q in range(4):
-        if turned(edges, q) == shown:
-            return q
-    raise AssertionError("unreachable")
-
-
-def different_rotations(edges):
-    """Rotations 0..3 that each show a different arrangement of colours."""
-    return sorted({normalised_rotation(edges, r) for r in range(4)})
+from support.rotations import different_rotations, normalised_rotation, turned
 
 
 @dataclass
@@ -176,3 +163,58 @@ def board_key(board) -> tuple:
         (int(t), normalised_rotation(tuple(int(c) for c in tiles[int(t)]), int(r)))
         for t, r in zip(board.tiles, board.rotations)
     )
+
+
+def all_boards_max_score(puzzle: Puzzle, frame_exact: bool) -> int:
+    """The best score over every complete border-respecting board (3x3 only: 2,304 boards)."""
+    assert puzzle.width == puzzle.height == 3 and not puzzle.hints
+    kinds = [sum(int(c) == 0 for c in t) for t in puzzle.tiles]
+    corners = [i for i, k in enumerate(kinds) if k == 2]
+    edges = [i for i, k in enumerate(kinds) if k == 1]
+    inner = [i for i, k in enumerate(kinds) if k == 0][0]
+    corner_sq, edge_sq = [0, 2, 6, 8], [1, 3, 5, 7]
+    best = -1
+    for cp in itertools.permutations(corners):
+        for ep in itertools.permutations(edges):
+            for rot in range(4):
+                board = Board(puzzle)
+                for sq, t in zip(corner_sq, cp):
+                    board.place(sq, t, _border_rotation(puzzle, t, sq))
+                for sq, t in zip(edge_sq, ep):
+                    board.place(sq, t, _border_rotation(puzzle, t, sq))
+                board.place(4, inner, rot)
+                if frame_exact and _frame_mismatch(board):
+                    continue
+                best = max(best, board.score())
+    return best
+
+
+def _border_rotation(puzzle, tile, square):
+    r, c = divmod(square, puzzle.width)
+    outside = (r == 0, c == puzzle.width - 1, r == puzzle.height - 1, c == 0)
+    for rot in range(4):
+        look = turned(puzzle.tiles[tile], rot)
+        if all((look[s] == 0) == outside[s] for s in range(4)):
+            return rot
+    raise AssertionError("tile does not fit")
+
+
+def _frame_mismatch(board) -> bool:
+    e = board.edges()
+    ring_pairs = [(0, 1, 1, 3), (1, 2, 1, 3), (6, 7, 1, 3), (7, 8, 1, 3), (0, 3, 2, 0), (3, 6, 2, 0), (2, 5, 2, 0), (5, 8, 2, 0)]
+    return any(e[a, sa] != e[b, sb] for a, b, sa, sb in ring_pairs)
+
+
+def rotate_board(board: Board) -> Board:
+    """The same solution seen after turning a square board a quarter turn clockwise."""
+    p = board.puzzle
+    n = p.width
+    assert p.width == p.height
+    tiles = np.empty_like(board.tiles)
+    rotations = np.empty_like(board.rotations)
+    for sq in range(n * n):
+        r, c = divmod(sq, n)
+        target = c * n + (n - 1 - r)
+        tiles[target] = board.tiles[sq]
+        rotations[target] = (board.rotations[sq] + 1) % 4
+    return Board(p, tiles, rotations)
