@@ -217,7 +217,7 @@ def test_ambiguous_file_asks_for_format(capsys, tmp_path):
     (["info", "."], "directory"),
     (["score", "e2", "no-such-board.txt"], "no-such-board.txt"),
     (["score", "e2", "https://e2.bucas.name/#board_w=16&board_h=16&board_edges=abc"], "board_edges"),
-    (["score", "owen1-6x6", "record/Joshua_Blackwood_470"], ""),
+    (["score", "owen1-6x6", "record/Joshua_Blackwood_470"], "is a board of the official Eternity II tiles"),
     (["generate", "0"], "too small"),
     (["generate", "5x"], "size"),
     (["generate", "5", "--hints", "999"], "hint"),
