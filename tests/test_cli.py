@@ -8,17 +8,14 @@ the installed ``edgematch`` command to check real exit statuses.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from PIL import Image
 
-from edgematch.cli.main import main
 from edgematch.generate import generate
 from edgematch.formats import format_board, format_puzzle
 
-from support.cli import run_cli
+from support.cli import run_cli, run_console
 
 
 
@@ -256,9 +253,8 @@ def test_board_with_unknown_tile(capsys, small, tmp_path):
 def test_real_process_exit_status_and_single_line(tmp_path):
     path = tmp_path / "garbage.txt"
     path.write_bytes(bytes(range(256)) * 4)
-    done = subprocess.run([sys.executable, "-m", "edgematch.cli.main", "info", str(path)], capture_output=True, text=True)
+    done = run_console("info", path)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
-    done = subprocess.run([sys.executable, "-m", "edgematch.cli.main", "verify", "e2", "record/Joshua_Blackwood_470"],
-                          capture_output=True, text=True)
+    done = run_console("verify", "e2", "record/Joshua_Blackwood_470")
     assert done.returncode == 1

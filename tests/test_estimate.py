@@ -23,7 +23,6 @@ from edgematch.estimate import (
     estimate,
 )
 from edgematch.generate import generate
-from edgematch.model import Puzzle
 
 from support.cli import run_cli
 

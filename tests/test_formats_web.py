@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import edgematch
-from edgematch import Board, InputError, Puzzle, format_board, format_puzzle, parse_board, parse_puzzle
+from edgematch import Board, InputError, format_board, format_puzzle, parse_board, parse_puzzle
 from edgematch.formats import BOARD_FORMATS, PUZZLE_FORMATS, read_board
 from edgematch.formats.e2dev import fnv1a64
 

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import edgematch
-from edgematch.cli.main import main
 from edgematch.engines import make_solver
 from edgematch.engines.backtrack import macro_kernel as MK
 from edgematch.engines.backtrack import macro_search as MS

@@ -11,7 +11,7 @@ import edgematch
 from edgematch import Board, InputError, Puzzle
 from edgematch.generate import generate
 from edgematch.model import infer_size, parse_square, rotate, square_name
-from edgematch.model.tiles import border_rotations, distinct_rotations
+from edgematch.model.tiles import distinct_rotations
 
 
 # ---------------------------------------------------------------------------- rotations

@@ -8,13 +8,11 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 
 import numpy as np
 import pytest
 
-from edgematch.cli.main import main
 from edgematch.errors import InputError
 from edgematch.formats import format_puzzle, parse_board, read_board
 from edgematch.generate import generate
@@ -22,9 +20,10 @@ from edgematch.local import SearchState, TabuParams, TabuVLNS
 from edgematch.runs import RunStore, resume_run, start_run
 from edgematch.runs.store import KEEP_CHECKPOINTS
 
+from support.cli import console_command
 from support.cli import run_cli as cli
 
-CLI = [sys.executable, "-m", "edgematch.cli.main"]
+CLI = console_command()  # the installed edgematch command
 
 
 
