@@ -33,12 +33,24 @@ def add_board_argument(parser: argparse.ArgumentParser, optional: bool = False) 
     parser.add_argument("--board-format", metavar="FMT", help="board file format (default: detect)")
 
 
+def naming_option(option: str, call, *a):
+    """``call(*a)``, with a failed format detection's advice ("give --format") naming the
+    option this command really has for that file (``--board-format``, ``--from``, ...)."""
+    try:
+        return call(*a)
+    except InputError as err:
+        if option == "--format" or "give --format" not in err.message:
+            raise
+        raise InputError(err.message.replace("give --format", f"give {option}"), err.source, err.line,
+                         tile=err.tile, hint=err.hint) from None
+
+
 def puzzle_from(args):
     return load(args.puzzle, args.puzzle_format)
 
 
 def board_from(args, puzzle):
-    return load_board(puzzle, args.board, args.board_format)
+    return naming_option("--board-format", load_board, puzzle, args.board, args.board_format)
 
 
 def print_json(data) -> None:

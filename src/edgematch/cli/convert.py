@@ -8,7 +8,7 @@ from ..errors import InputError
 from ..formats import BOARD_FORMATS, PUZZLE_FORMATS, format_board, format_puzzle
 from ..formats.registry import format_for_extension
 from ..loading import load, load_board
-from .common import HelpFormatter, write_output
+from .common import HelpFormatter, naming_option, write_output
 
 EXAMPLES = """examples:
   edgematch convert e2 e2.txt --to heule             a bundled puzzle to Heule's format
@@ -34,13 +34,13 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.puzzle:
-        puzzle = load(args.puzzle, args.puzzle_format)
-        board = load_board(puzzle, args.input, args.source_format)
+        puzzle = naming_option("--puzzle-format", load, args.puzzle, args.puzzle_format)
+        board = naming_option("--from", load_board, puzzle, args.input, args.source_format)
         target = args.target_format or _by_extension(args.output, BOARD_FORMATS)
         _check(target, BOARD_FORMATS, "board")
         write_output(format_board(board, target), args.output)
     else:
-        puzzle = load(args.input, args.source_format)
+        puzzle = naming_option("--from", load, args.input, args.source_format)
         target = args.target_format or _by_extension(args.output, PUZZLE_FORMATS)
         _check(target, PUZZLE_FORMATS, "puzzle")
         write_output(format_puzzle(puzzle, target), args.output)

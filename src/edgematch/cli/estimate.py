@@ -44,7 +44,12 @@ def run(args) -> int:
     if args.compare:
         ranked = compare_orders(puzzle, args.compare, args.schedule, args.hints, args.corner)
         if args.json:
-            print_json([{"order": name, **est.to_dict(width, per_depth=args.per_depth)} for name, est in ranked])
+            rows = []
+            for name, est in ranked:
+                data = est.to_dict(width, per_depth=args.per_depth)
+                squares = data.pop("order", None)  # the squares of the order: keep the order's name
+                rows.append({"order": name, **data, **({"squares": squares} if squares is not None else {})})
+            print_json(rows)
             return 0
         print(f"{'order':<16} {'expected nodes':>16} {'widest depth':>13}")
         for name, est in ranked:
