@@ -10,6 +10,7 @@ import pytest
 import edgematch
 from edgematch.engines import make_solver
 from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.engines import base as engine_base
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.result import board_key
 from edgematch.errors import InputError
@@ -233,7 +234,7 @@ def test_tiny_slices_give_identical_results(monkeypatch):
     g = generate(4, 4, 2, 4, seed=0)
     normal = BacktrackSolver().solve(g.puzzle, k=None)
     monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 7)
-    monkeypatch.setattr(solver_module, "_next_budget", lambda budget, nodes, elapsed: 7)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 7)
     sliced = BacktrackSolver().solve(g.puzzle, k=None)
     assert sliced.statistics["kernel_calls"] > 100
     assert sliced.nodes == normal.nodes and sliced.nodes_per_depth == normal.nodes_per_depth
@@ -261,7 +262,7 @@ def test_interrupt_returns_the_statistics_so_far(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 50)
-    monkeypatch.setattr(solver_module, "_next_budget", lambda budget, nodes, elapsed: 50)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 50)
     result = BacktrackSolver(progress=progress, progress_interval=0).count(g.puzzle)
     assert calls["n"] == 1 and result.stopped_by == "interrupted" and not result.complete
     assert result.nodes == 50

@@ -14,6 +14,7 @@ import pytest
 
 import edgematch
 from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.engines import base as engine_base
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.backtrack.bit_kernel import bit_tables
 from edgematch.engines.result import board_key
@@ -110,7 +111,7 @@ def test_first_k_and_tiny_slices_agree(monkeypatch):
     first = BacktrackSolver(kernel="bits").solve(puzzle, k=3)
     assert [board_key(b) for b in first.boards] == [board_key(b) for b in whole.boards[:3]]
     monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 97)
-    monkeypatch.setattr(solver_module, "_next_budget", lambda budget, nodes, elapsed: 97)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 97)
     sliced = BacktrackSolver(kernel="bits").solve(puzzle, k=None)
     assert sliced.statistics["kernel_calls"] > 1000
     _same(whole, sliced)

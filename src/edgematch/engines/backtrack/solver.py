@@ -17,8 +17,6 @@ to the callback and lets Ctrl-C through.  An interrupted search returns what it 
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 import numpy as np
@@ -26,6 +24,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Hint, Puzzle, square_name
 from ...model import tiles as T
+from ..base import Engine, Limits, SliceDriver, SliceReport, StopReason, check_k
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search
@@ -41,20 +40,7 @@ FIRST_SLICE_NODES = 200_000
 SLICE_SECONDS = 0.2
 
 
-@dataclass
-class _Limits:
-    time_limit: float | None
-    node_limit: int | None
-    started: float = field(default_factory=time.perf_counter)
-
-    def remaining_nodes(self, done: int) -> int | None:
-        return None if self.node_limit is None else self.node_limit - done
-
-    def out_of_time(self) -> bool:
-        return self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit
-
-
-class BacktrackSolver:
+class BacktrackSolver(Engine):
     """Depth-first search in a fixed scan order, compiled with Numba.
 
     Parameters
@@ -131,6 +117,7 @@ class BacktrackSolver:
         kernel: str = "auto",
         progress: ProgressCallback | None = None,
         progress_interval: float = 0.5,
+        limits: Limits | None = None,
     ):
         if kernel not in KERNELS:
             raise InputError(f"unknown kernel {kernel!r}: choose one of {', '.join(KERNELS)}")
@@ -138,8 +125,7 @@ class BacktrackSolver:
         self.order = order
         self.corner = corner
         self.symmetry = symmetry
-        self.time_limit = time_limit
-        self.node_limit = node_limit
+        self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.schedule = schedule
         self.frame_exact = frame_exact
         if not 1 <= int(max_tile_errors) <= 4:
@@ -203,23 +189,25 @@ class BacktrackSolver:
         return variants
 
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle, start=None) -> SearchResult:
+    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
         """Count every solution (of the subtree below ``start`` if given)."""
-        return self._exact(puzzle, start, k=None, callback=None, collect=False, record=False)
+        return self._exact(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, callback=None, collect: bool = True) -> SearchResult:
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
+              callback=None, collect: bool = True) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution as it is found; returning True
         stops the search (``stopped_by="callback"``).
         """
-        if k is not None and k < 1:
-            raise InputError("k must be at least 1")
-        return self._exact(puzzle, start, k=k, callback=callback, collect=collect, record=True)
+        check_k(k)
+        return self._exact(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect,
+                           record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, collect: bool = False) -> SearchResult:
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
+                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
         """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._exact(puzzle, start, k=None, callback=callback, collect=collect, record=True)
+        return self._exact(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Board], SearchResult]:
         """All valid partial boards filling the first ``depth`` squares of the order.
@@ -235,16 +223,16 @@ class BacktrackSolver:
         if not 0 <= depth <= len(squares):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
         boards: list[Board] = []
-        result = self._exact(puzzle, start, k=None, callback=boards.append, collect=False, record=True, leaf=depth)
+        result = self._exact(puzzle, start, Limits(), callback=boards.append, collect=False, record=True, leaf=depth)
         return boards, result
 
     # ------------------------------------------------------------------ exact search
-    def _exact(self, puzzle, start, k, callback, collect, record, leaf=None) -> SearchResult:
-        limits = _Limits(self.time_limit, self.node_limit)
+    def _exact(self, puzzle, start, limits: Limits, callback, collect, record, leaf=None) -> SearchResult:
         variants = self._variants(puzzle) if start is None else [puzzle]
         if self.symmetry and start is not None:
             raise InputError("symmetry and a start board cannot be combined")
         total = SearchResult(solver=self.name)
+        driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         total.statistics = {"order": self.order if isinstance(self.order, str) else "custom",
                             "corner": self.corner, "symmetry": bool(self.symmetry), "kernel_calls": 0}
         if self.symmetry:
@@ -254,23 +242,25 @@ class BacktrackSolver:
                 "squares": [int(v.hints[0].square) for v in variants],
                 "divides_raw_count_by": 4 // len(variants),
             }
-        remaining_k = k
         complete = True
         for variant in variants:
-            part = self._exact_one(variant, start, remaining_k, callback, collect, record, leaf, limits, total)
+            part = self._exact_one(variant, start, callback, collect, record, leaf, driver, total, owner=puzzle)
             complete = complete and part
             if total.stopped_by is not None:
                 complete = False
                 break
-            if remaining_k is not None:
-                remaining_k = k - total.solutions
-                if remaining_k <= 0:
-                    break
+            wanted = driver.solutions_left()
+            if wanted is not None and wanted <= 0:
+                break
         total.complete = complete and total.stopped_by is None
-        total.seconds = time.perf_counter() - limits.started
+        total.seconds = driver.elapsed()
         return total
 
-    def _exact_one(self, puzzle, start, k, callback, collect, record, leaf, limits, total: SearchResult) -> bool:
+    def _exact_one(self, puzzle, start, callback, collect, record, leaf, driver: SliceDriver, total: SearchResult,
+                   owner: Puzzle | None = None) -> bool:
+        """One exact search of ``puzzle`` (the puzzle or a symmetry variant); True when its
+        space was exhausted. Solutions are boards of ``owner``, the puzzle asked about."""
+        owner = puzzle if owner is None else owner
         plan = self.plan(puzzle)
         D = plan.depth
         if len(total.nodes_per_depth) < D:
@@ -281,12 +271,13 @@ class BacktrackSolver:
             return True
         if first == leaf:  # nothing left to place below the start
             total.solutions += 1
+            driver.solutions_done += 1
             if record:
-                solution = _to_board(puzzle, board)
+                solution = _to_board(owner, board)
                 if collect:
                     total.boards.append(solution)
                 if callback is not None and callback(solution):
-                    total.stopped_by = "callback"
+                    driver.halt(StopReason.CALLBACK)
             return True
         if first > leaf:
             raise InputError(f"the start board already fills {first} squares of the order, more than {leaf}")
@@ -304,70 +295,39 @@ class BacktrackSolver:
             keys = np.zeros(D + 1, np.int64)
             tile_bits = np.zeros(D + 1, np.int64)
         npd = np.zeros(D, np.int64)
-        budget = FIRST_SLICE_NODES
-        last_report = time.perf_counter()
-        n_sq = puzzle.n_squares
+        wanted = driver.solutions_left()
         buffer_rows = 0
         if record:
-            buffer_rows = 1024 if k is None else max(1, min(1024, k - total.solutions))
-        out = np.zeros((buffer_rows, n_sq), np.int32)
-        try:
-            while True:
-                want = budget
-                left = limits.remaining_nodes(total.nodes)
-                if left is not None:
-                    if left <= 0:
-                        total.stopped_by = "nodes"
-                        return False
-                    want = min(want, left)
-                max_solutions = -1 if k is None else k - total.solutions
-                npd[:] = 0
-                t0 = time.perf_counter()
-                if bits is not None:
-                    nodes, leaves, written, status = bit_search(
-                        plan.cand, bits.list_first, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board, umask, rem, occ, keys, tile_bits, state,
-                        np.int64(want), np.int64(max_solutions), out, npd,
-                    )
-                else:
-                    nodes, leaves, written, status = K.exact_search(
-                        plan.cand, plan.starts, plan.pcol, plan.order, rows,
-                        board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
-                    )
-                elapsed = time.perf_counter() - t0
-                total.statistics["kernel_calls"] += 1
-                total.nodes += int(nodes)
-                total.solutions += int(leaves)
-                for d in np.flatnonzero(npd):
-                    total.nodes_per_depth[d] += int(npd[d])
-                stop = False
-                for r in range(written):
-                    solution = _to_board(puzzle, out[r])
-                    if collect:
-                        total.boards.append(solution)
-                    if callback is not None and callback(solution):
-                        stop = True
-                if stop:
-                    total.stopped_by = "callback"
-                    return False
-                if status == K.FINISHED:
-                    return True
-                if k is not None and total.solutions >= k:
-                    total.stopped_by = "solutions"
-                    return False
-                budget = _next_budget(budget, nodes, elapsed)
-                now = time.perf_counter()
-                if self.progress is not None and now - last_report >= self.progress_interval:
-                    last_report = now
-                    self.progress(_progress_stats(total, limits))
-                if limits.out_of_time():
-                    total.stopped_by = "time"
-                    return False
-        except KeyboardInterrupt:
-            total.stopped_by = "interrupted"
-            return False
+            buffer_rows = 1024 if wanted is None else max(1, min(1024, wanted))
+        out = np.zeros((buffer_rows, puzzle.n_squares), np.int32)
+
+        def run_slice(want: int) -> SliceReport:
+            left = driver.solutions_left()
+            max_solutions = -1 if left is None else left
+            npd[:] = 0
+            if bits is not None:
+                nodes, leaves, written, status = bit_search(
+                    plan.cand, bits.list_first, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board,
+                    umask, rem, occ, keys, tile_bits, state, np.int64(want), np.int64(max_solutions), out, npd,
+                )
+            else:
+                nodes, leaves, written, status = K.exact_search(
+                    plan.cand, plan.starts, plan.pcol, plan.order, rows,
+                    board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
+                )
+            total.statistics["kernel_calls"] += 1
+            total.nodes += int(nodes)
+            total.solutions += int(leaves)
+            for d in np.flatnonzero(npd):
+                total.nodes_per_depth[d] += int(npd[d])
+            return SliceReport(nodes=int(nodes), solutions=int(leaves), finished=status == K.FINISHED,
+                               boards=[_to_board(owner, out[r]) for r in range(written)])
+
+        return driver.run(run_slice, callback=callback, collect=collect)
 
     # ------------------------------------------------------------------ best mode
-    def best(self, puzzle: Puzzle, start=None, callback: Callable[[Board, int], bool | None] | None = None) -> SearchResult:
+    def best(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None,
+             callback: Callable[[Board, int], bool | None] | None = None) -> SearchResult:
         """Search for the largest score (matched inner joins) under the schedule.
 
         ``result.best_score`` / ``result.best_board`` hold the best (possibly partial)
@@ -376,7 +336,6 @@ class BacktrackSolver:
         once, as the best of them).  ``complete`` means the whole space allowed by the
         schedule was searched, so the best score is optimal under that schedule.
         """
-        limits = _Limits(self.time_limit, self.node_limit)
         variants = self._variants(puzzle) if start is None else [puzzle]
         n_sq = puzzle.n_squares
         allowed_by_tiles = schedule_array(self.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
@@ -400,26 +359,25 @@ class BacktrackSolver:
             else:
                 prio_by_tiles = schedule_array(spec, n_sq, what="priority schedule")
         total = SearchResult(solver=self.name, best_score=-1)
+        driver = self.driver(total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES,
+                             slice_seconds=SLICE_SECONDS)
         total.statistics = {"order": self.order if isinstance(self.order, str) else "custom", "corner": self.corner,
                             "target": target, "priority_colours": list(priority or []), "restarts": 0, "complete_boards": 0, "kernel_calls": 0,
                             "frame_exact": self.frame_exact}
         restart = 0
-        try:
-            for variant in variants:  # one, or two symmetry classes on a rectangular board
-                while True:
-                    seed = self.seed if self.restart_nodes is None else (self.seed or 0) + restart
-                    finished = self._best_run(variant, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target,
-                                              limits, total, callback)
-                    if finished or total.stopped_by is not None:
-                        break
-                    restart += 1
-                    total.statistics["restarts"] = restart
-                if total.stopped_by is not None:
+        for variant in variants:  # one, or two symmetry classes on a rectangular board
+            while True:
+                seed = self.seed if self.restart_nodes is None else (self.seed or 0) + restart
+                finished = self._best_run(variant, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target,
+                                          driver, total, callback)
+                if finished or total.stopped_by is not None:
                     break
-        except KeyboardInterrupt:
-            total.stopped_by = "interrupted"
+                restart += 1
+                total.statistics["restarts"] = restart
+            if total.stopped_by is not None:
+                break
         total.complete = total.stopped_by is None
-        total.seconds = time.perf_counter() - limits.started
+        total.seconds = driver.elapsed()
         if total.best_board is not None:
             total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
             total.best_score = total.best_board.score()
@@ -428,7 +386,8 @@ class BacktrackSolver:
             total.solutions = max(total.solutions, 1)
         return total
 
-    def _best_run(self, puzzle, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target, limits, total, callback) -> bool:
+    def _best_run(self, puzzle, start, seed, allowed_by_tiles, prio_w, prio_by_tiles, target, driver: SliceDriver,
+                  total, callback) -> bool:
         """One run from the start board; True when its search space is exhausted."""
         squares = self.search_squares(puzzle)
         n_hints = len(puzzle.hints)
@@ -466,29 +425,21 @@ class BacktrackSolver:
         checks0 = rows0 if (rows0[:, P_NCHK] > 0).any() else None
         state = np.array([first, first, D, 1, total.best_score], dtype=np.int64)
         npd = np.zeros(D, np.int64)
-        budget = FIRST_SLICE_NODES
         run_nodes = 0
-        last_report = time.perf_counter()
         reported = total.best_score
-        while True:
-            want = budget
-            left = limits.remaining_nodes(total.nodes)
-            if left is not None:
-                if left <= 0:
-                    total.stopped_by = "nodes"
-                    return False
-                want = min(want, left)
+        priority_weights = prio_w if self.priority_colours else None
+
+        def run_slice(want: int) -> SliceReport:
+            nonlocal run_nodes, reported
             if self.restart_nodes is not None:
                 want = min(want, max(1, self.restart_nodes - run_nodes))
             npd[:] = 0
-            t0 = time.perf_counter()
             nodes, complete_boards, status = best_search(
                 plan.cand, plan.starts, plan.pcol, plan.order,
-                plan.n_phases, plan.phases, plan.known_joins, allowed, prio_w if self.priority_colours else None, prio_min,
+                plan.n_phases, plan.phases, plan.known_joins, allowed, priority_weights, prio_min,
                 board, used, cur, end, phase, err_stack, match_stack, prio_stack,
                 state, best_board, np.int64(want), np.int64(target), npd, rows0, checks0,
             )
-            elapsed = time.perf_counter() - t0
             total.statistics["kernel_calls"] += 1
             total.nodes += int(nodes)
             run_nodes += int(nodes)
@@ -498,49 +449,20 @@ class BacktrackSolver:
             if state[4] > total.best_score:
                 total.best_score = int(state[4])
                 total.best_board = _to_board(puzzle, best_board)
+            stop = None
             if total.best_score > reported:
                 reported = total.best_score
                 if callback is not None and callback(total.best_board, total.best_score):
-                    total.stopped_by = "callback"
-                    return False
-            if status == K.TARGET:
-                total.stopped_by = "target"
-                return False
-            if status == K.FINISHED:
-                return True
-            budget = _next_budget(budget, nodes, elapsed)
-            now = time.perf_counter()
-            if self.progress is not None and now - last_report >= self.progress_interval:
-                last_report = now
-                self.progress(_progress_stats(total, limits))
-            if limits.out_of_time():
-                total.stopped_by = "time"
-                return False
-            if self.restart_nodes is not None and run_nodes >= self.restart_nodes:
-                return False
+                    stop = StopReason.CALLBACK
+            if stop is None and status == K.TARGET:
+                stop = StopReason.TARGET
+            return SliceReport(nodes=int(nodes), finished=status == K.FINISHED, stop=stop,
+                               end_run=self.restart_nodes is not None and run_nodes >= self.restart_nodes)
+
+        return driver.run(run_slice)
 
 
 # ---------------------------------------------------------------------------- helpers
-def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
-    """Aim each kernel call at about SLICE_SECONDS."""
-    if nodes < budget or elapsed <= 0:
-        return budget
-    rate = nodes / elapsed
-    return int(min(max(rate * SLICE_SECONDS, 10_000), 4 * budget))
-
-
-def _progress_stats(total: SearchResult, limits: _Limits) -> dict:
-    seconds = time.perf_counter() - limits.started
-    return {
-        "nodes": total.nodes,
-        "nodes_per_second": total.nodes / seconds if seconds > 0 else 0.0,
-        "deepest": total.deepest,
-        "solutions": total.solutions,
-        "best_score": total.best_score,
-        "seconds": seconds,
-    }
-
-
 def _to_board(puzzle: Puzzle, placements: np.ndarray) -> Board:
     p = np.asarray(placements)
     tiles = np.where(p >= 0, p >> 2, -1)

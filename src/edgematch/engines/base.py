@@ -1,0 +1,326 @@
+"""The contract every engine speaks: limits, stop reasons, stopping, and the slice driver.
+
+An engine knows how to build its kernel's arrays and how to run one slice of its kernel;
+everything around that (budgets, limits, progress reports, handing solutions to callbacks,
+stopping on a limit, a flag or Ctrl-C) is written once here, in :class:`SliceDriver`, so
+that parallel runs, progress bars and storage can rely on every engine behaving alike.
+
+* :class:`Limits` - time, nodes, solutions; validated once, for every engine and command.
+* :class:`StopReason` - why an incomplete search ended (``SearchResult.stopped_by``).
+* :class:`StopFlag` - a cooperative stop request that engines poll between slices.
+* :class:`SliceDriver` - runs ``run_slice(budget)`` until the search ends.
+* :class:`Engine` - the methods every engine offers; those it cannot do raise
+  :class:`~edgematch.errors.InputError` with one clear line.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Sequence
+
+from ..errors import InputError
+from ..model import Board, Puzzle
+from .result import SearchResult
+
+ProgressCallback = Callable[[dict], None]
+
+
+class StopReason(str, Enum):
+    """Why a search stopped before exhausting its space (``result.stopped_by``).
+
+    The values are the plain strings that JSON output and older scripts use.
+    """
+
+    TIME = "time"  #: the time limit ran out
+    NODES = "nodes"  #: the node limit was reached
+    SOLUTIONS = "solutions"  #: the wanted number of solutions was found
+    TARGET = "target"  #: a best-score search reached its target score
+    CALLBACK = "callback"  #: a callback returned True
+    INTERRUPTED = "interrupted"  #: Ctrl-C, SIGTERM or a stop flag
+    RESTARTS = "restarts"  #: a restart policy ran out of restarts
+
+    def __str__(self) -> str:  # print and f-strings show the plain value
+        return self.value
+
+
+def _check_seconds(value, what: str) -> float | None:
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a number of seconds, not {value!r}") from None
+    if math.isnan(seconds) or math.isinf(seconds) or seconds < 0:
+        raise InputError(f"{what} must be a finite number of seconds >= 0, not {value!r} (leave it out for no limit)")
+    return seconds
+
+
+def _check_count(value, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a whole number >= 1, not {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a whole number >= 1, not {value!r}") from None
+    if math.isnan(number) or math.isinf(number) or number != int(number) or number < 1:
+        raise InputError(f"{what} must be a whole number >= 1, not {value!r} (leave it out for no limit)")
+    return int(number)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a search stops early: after ``time`` seconds, ``nodes`` nodes or ``solutions``
+    solutions (``None``: no such limit). Meaningless values (negative, NaN, infinite, zero
+    nodes) raise :class:`InputError` here, once for every engine."""
+
+    time: float | None = None
+    nodes: int | None = None
+    solutions: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "time", _check_seconds(self.time, "the time limit"))
+        object.__setattr__(self, "nodes", _check_count(self.nodes, "the node limit"))
+        object.__setattr__(self, "solutions", _check_count(self.solutions, "the number of solutions"))
+
+    @classmethod
+    def of(cls, limits: "Limits | None" = None, *, time_limit=None, node_limit=None, solutions=None) -> "Limits":
+        """``limits`` with any of the loose keywords (the engines' older spelling) added."""
+        base = limits or cls()
+        return cls(
+            time=base.time if time_limit is None else time_limit,
+            nodes=base.nodes if node_limit is None else node_limit,
+            solutions=base.solutions if solutions is None else solutions,
+        )
+
+    def replace(self, **changes) -> "Limits":
+        data = {"time": self.time, "nodes": self.nodes, "solutions": self.solutions}
+        data.update(changes)
+        return Limits(**data)
+
+
+class StopFlag:
+    """A request to stop, set from a signal handler or another thread and polled by the
+    slice driver between slices (so a search stops within one slice, about 0.25 s)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = StopReason.INTERRUPTED
+
+    def set(self, reason: StopReason = StopReason.INTERRUPTED) -> None:
+        self.reason = reason
+        self._event.set()
+
+    def clear(self) -> None:
+        self._event.clear()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    __bool__ = is_set
+
+
+@dataclass
+class SliceReport:
+    """What one slice of a kernel did, as the engine tells the driver.
+
+    ``boards`` are the solutions written in this slice, in the order found (fewer than
+    ``solutions`` in count mode, where none are written). ``stop`` ends the search for an
+    engine-specific reason (a best-score target, a best-mode callback); ``end_run`` ends
+    the current run without stopping the search (a restart).
+    """
+
+    nodes: int
+    finished: bool = False
+    solutions: int = 0
+    boards: Sequence[Board] = ()
+    stop: StopReason | None = None
+    end_run: bool = False
+    deepest: int | None = None
+
+
+def next_budget(budget: int, nodes: int, elapsed: float, slice_seconds: float) -> int:
+    """Nodes for the next kernel call: about ``slice_seconds`` of work, growing at most 4x."""
+    if nodes < budget or elapsed <= 0:
+        return budget
+    return int(min(max(nodes / elapsed * slice_seconds, 10_000), 4 * budget))
+
+
+@dataclass
+class SliceDriver:
+    """Runs an engine's kernel in slices for one search (all its runs: symmetry variants,
+    restarts) and owns everything between slices.
+
+    ``result`` is the search's :class:`SearchResult`; the driver sets ``stopped_by`` and
+    counts ``nodes_done`` / ``solutions_done`` itself (engines keep adding their own
+    details, such as nodes per depth, to ``result``).
+    """
+
+    result: SearchResult
+    limits: Limits = field(default_factory=Limits)
+    progress: ProgressCallback | None = None
+    progress_interval: float = 0.5
+    stop: StopFlag | None = None
+    first_budget: int = 200_000
+    slice_seconds: float = 0.2
+    started: float = field(default_factory=time.perf_counter)
+    nodes_done: int = 0
+    solutions_done: int = 0
+    extra_progress: Callable[[], dict] | None = None
+
+    def __post_init__(self) -> None:
+        self.budget = self.first_budget
+        self._last_report = time.perf_counter()
+
+    # ------------------------------------------------------------------ limits
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def out_of_time(self) -> bool:
+        return self.limits.time is not None and self.elapsed() >= self.limits.time
+
+    def solutions_left(self) -> int | None:
+        """Solutions still wanted (None: all of them)."""
+        return None if self.limits.solutions is None else self.limits.solutions - self.solutions_done
+
+    def time_left(self) -> float | None:
+        return None if self.limits.time is None else self.limits.time - self.elapsed()
+
+    def halt(self, reason: StopReason) -> bool:
+        """Record why the search stopped; returns False (the run did not finish)."""
+        self.result.stopped_by = reason
+        return False
+
+    # ------------------------------------------------------------------ the loop
+    def run(self, run_slice: Callable[[int], SliceReport], callback: Callable[[Board], Any] | None = None,
+            collect: bool = False) -> bool:
+        """Call ``run_slice(budget)`` until the run's space is exhausted (returns True) or
+        the search stops (returns False with ``result.stopped_by`` set) or the engine
+        ends the run (returns False, ``stopped_by`` unset: a restart)."""
+        try:
+            while True:
+                if self.stop is not None and self.stop.is_set():
+                    return self.halt(self.stop.reason)
+                want = self.budget
+                if self.limits.nodes is not None:
+                    left = self.limits.nodes - self.nodes_done
+                    if left <= 0:
+                        return self.halt(StopReason.NODES)
+                    want = min(want, left)
+                t0 = time.perf_counter()
+                report = run_slice(want)
+                elapsed = time.perf_counter() - t0
+                self.nodes_done += int(report.nodes)
+                self.solutions_done += int(report.solutions)
+                if report.deepest is not None:
+                    self._deepest = report.deepest
+                stop = False
+                for board in report.boards:
+                    if collect:
+                        self.result.boards.append(board)
+                    if callback is not None and callback(board):
+                        stop = True
+                        break
+                if stop:
+                    return self.halt(StopReason.CALLBACK)
+                if report.stop is not None:
+                    return self.halt(report.stop)
+                if report.finished:
+                    return True
+                wanted = self.solutions_left()
+                if wanted is not None and wanted <= 0:
+                    return self.halt(StopReason.SOLUTIONS)
+                self.budget = next_budget(self.budget, int(report.nodes), elapsed, self.slice_seconds)
+                self.report_progress()
+                if self.out_of_time():
+                    return self.halt(StopReason.TIME)
+                if report.end_run:
+                    return False
+        except KeyboardInterrupt:
+            return self.halt(StopReason.INTERRUPTED)
+
+    def report_progress(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if self.progress is None or (not force and now - self._last_report < self.progress_interval):
+            return
+        self._last_report = now
+        self.progress(self.progress_stats())
+
+    def progress_stats(self) -> dict:
+        seconds = self.elapsed()
+        deepest = getattr(self, "_deepest", None)
+        stats = {
+            "nodes": self.nodes_done,
+            "nodes_per_second": self.nodes_done / seconds if seconds > 0 else 0.0,
+            "deepest": self.result.deepest if deepest is None else deepest,
+            "solutions": self.solutions_done,
+            "best_score": self.result.best_score,
+            "seconds": seconds,
+        }
+        if self.extra_progress is not None:
+            stats.update(self.extra_progress())
+        return stats
+
+
+class Engine:
+    """The methods every engine offers, with one signature each.
+
+    An engine overrides those it can do; the others raise :class:`InputError` naming the
+    engine and the method, so a caller (or the command line) never sees a ``TypeError``.
+    Limits given to a method apply to that call and override the constructor's.
+    """
+
+    name = "engine"
+    limits: Limits = Limits()
+    stop: StopFlag | None = None
+
+    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
+        raise self.cannot("count solutions")
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
+              callback: Callable[[Board], Any] | None = None, collect: bool = True) -> SearchResult:
+        raise self.cannot("list solutions")
+
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], Any], start=None, *,
+                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+        raise self.cannot("enumerate solutions")
+
+    def best(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None,
+             callback: Callable[[Board, int], Any] | None = None) -> SearchResult:
+        raise self.cannot("search for the best score (use --solver backtrack)")
+
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list, SearchResult]:
+        raise self.cannot("split a search into subtrees")
+
+    # ------------------------------------------------------------------ helpers
+    def cannot(self, what: str) -> InputError:
+        return InputError(f"the {self.name} solver cannot {what}")
+
+    def call_limits(self, limits: Limits | None, k: int | None = None) -> Limits:
+        """The limits of one call: the constructor's, overridden by the call's, with the
+        number of solutions ``k`` wanted by ``solve``."""
+        chosen = self.limits if limits is None else limits
+        if k is not None:
+            chosen = chosen.replace(solutions=k)
+        return chosen
+
+    def driver(self, result: SearchResult, limits: Limits, **options) -> SliceDriver:
+        """A slice driver with this engine's progress callback and stop flag."""
+        options.setdefault("progress", getattr(self, "progress", None))
+        options.setdefault("progress_interval", getattr(self, "progress_interval", 0.5))
+        return SliceDriver(result, limits, stop=self.stop, **options)
+
+
+def check_k(k: int | None) -> None:
+    """``solve``'s number of solutions: None (all) or at least 1."""
+    if k is not None and (isinstance(k, bool) or int(k) != k or k < 1):
+        raise InputError(f"the number of solutions k must be at least 1 (or None for all), not {k!r}")
+
+
+__all__ = ["Engine", "Limits", "ProgressCallback", "SliceDriver", "SliceReport", "StopFlag", "StopReason",
+           "check_k", "next_budget"]
