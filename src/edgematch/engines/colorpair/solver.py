@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from ...errors import InputError
 from ...model import Board, Puzzle
+from ..base import Engine, Limits, SliceReport, check_k
 from ..result import SearchResult
 from . import search as K
 from .tables import (
@@ -75,7 +76,7 @@ def parse_shaving(shaving, n_tiles: int) -> int:
     return min(value, 4 * n_tiles)
 
 
-class ColorPairSolver:
+class ColorPairSolver(Engine):
     """Enumeration with the O(1) ColorPair filtering of Benoist & Bourreau (2008).
 
     Parameters
@@ -130,6 +131,7 @@ class ColorPairSolver:
         node_limit: int | None = None,
         progress: Callable[[dict], None] | None = None,
         progress_interval: float = 0.5,
+        limits: Limits | None = None,
     ):
         if heuristic not in HEURISTICS:
             raise InputError(f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}")
@@ -150,8 +152,7 @@ class ColorPairSolver:
         self.cycles = bool(cycles)
         self.patterns = bool(patterns)
         self.value_order = value_order
-        self.time_limit = time_limit
-        self.node_limit = node_limit
+        self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.progress = progress
         self.progress_interval = progress_interval
 
@@ -183,24 +184,24 @@ class ColorPairSolver:
         return cfg
 
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle, start=None) -> SearchResult:
+    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
         """Count every solution (of the subtree below ``start`` if given)."""
-        return self._run(puzzle, start, k=None, callback=None, collect=False, record=False)
+        return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, callback=None, collect: bool = True) -> SearchResult:
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
+              callback=None, collect: bool = True) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution as it is found; returning True
         stops the search (``stopped_by="callback"``).
         """
-        if k is not None and k < 1:
-            raise InputError("k must be at least 1")
-        return self._run(puzzle, start, k=k, callback=callback, collect=collect, record=True)
+        check_k(k)
+        return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None,
-                  collect: bool = False) -> SearchResult:
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
+                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
         """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._run(puzzle, start, k=None, callback=callback, collect=collect, record=True)
+        return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[SplitNode], SearchResult]:
         """The search tree cut after ``depth`` decisions: the consistent nodes at that depth.
@@ -214,7 +215,7 @@ class ColorPairSolver:
         if depth < 0:
             raise InputError(f"split depth {depth} is negative")
         nodes: list[SplitNode] = []
-        result = self._run(puzzle, start, k=None, callback=None, collect=False, record=True, leaf_depth=depth,
+        result = self._run(puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth,
                            split_out=nodes)
         return nodes, result
 
@@ -265,14 +266,15 @@ class ColorPairSolver:
         path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int64).reshape(-1, 2)
         return squares, tiles, rotations, path_array
 
-    def _run(self, puzzle, start, k, callback, collect, record, leaf_depth=None, split_out=None) -> SearchResult:
-        started = time.perf_counter()
+    def _run(self, puzzle, start, limits: Limits, callback, collect, record, leaf_depth=None,
+             split_out=None) -> SearchResult:
         result = SearchResult(solver=self.name)
         cfg = self.config(puzzle)
         squares, tiles, rotations, path = self._root(puzzle, start)
         M, layout = _fresh_state(puzzle, cfg)
         stat = M[STATS:STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
         npd = layout.view(M, NPD)[0]
+        driver = self.driver(result, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         ok = K.place_root(M, squares, tiles, rotations)
         start_level = 0
         if ok and len(path):
@@ -283,7 +285,8 @@ class ColorPairSolver:
         stats = {"options": self.options(), "node_definition": NODE_NOTE, "kernel_calls": 0}
         if not ok:
             result.complete = True
-            return self._finish(result, stat, npd, stats, started)
+            return self._finish(result, stat, npd, stats, driver.started)
+        k = limits.solutions
         leaf = -1 if leaf_depth is None else start_level + int(leaf_depth)
         st = np.array([K.MODE_NODE, start_level, start_level, leaf, 0], np.int64)
         rows = 0
@@ -294,67 +297,33 @@ class ColorPairSolver:
         out_paths = np.zeros((rows, max(0, path_width)), np.int32)
         prefix = tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in path)
         weights = np.zeros(4 * puzzle.n_tiles + 1, np.float64)
-        budget = FIRST_SLICE_NODES
-        last_report = time.perf_counter()
-        try:
-            while True:
-                want = budget
-                if self.node_limit is not None:
-                    left = self.node_limit - int(stat[STAT["nodes"]])
-                    if left <= 0:
-                        result.stopped_by = "nodes"
-                        break
-                    want = min(want, left)
-                t0 = time.perf_counter()
-                before = int(stat[STAT["nodes"]])
-                status = K.search(M, st, np.int64(want), out_boards, out_paths, weights)
-                elapsed = time.perf_counter() - t0
-                stats["kernel_calls"] += 1
-                stop = False
-                for row in range(int(st[4])):
-                    board = _to_board(puzzle, out_boards[row])
-                    if split_out is not None and not board.is_complete:
-                        pairs = out_paths[row].reshape(-1, 2)
-                        split_out.append(SplitNode(board, prefix + tuple(
-                            (int(s), int(v) >> 2, int(v) & 3) for s, v in pairs)))
-                        continue
-                    if collect:
-                        result.boards.append(board)
-                    if callback is not None and callback(board):
-                        stop = True
-                if stop:
-                    result.stopped_by = "callback"
-                    break
-                if status == K.FINISHED:
-                    result.complete = True
-                    break
-                if k is not None and int(stat[STAT["solutions"]]) >= k:
-                    result.stopped_by = "solutions"
-                    break
-                if status == K.BUDGET:
-                    budget = _next_budget(budget, int(stat[STAT["nodes"]]) - before, elapsed)
-                elif k is not None:
-                    st_rows = max(1, min(BUFFER_ROWS, k - int(stat[STAT["solutions"]])))
-                    if st_rows != out_boards.shape[0]:
-                        out_boards = np.zeros((st_rows, puzzle.n_squares), np.int32)
-                        out_paths = np.zeros((st_rows, out_paths.shape[1]), np.int32)
-                now = time.perf_counter()
-                if self.progress is not None and now - last_report >= self.progress_interval:
-                    last_report = now
-                    self.progress(self._progress(stat, started))
-                if self.time_limit is not None and now - started >= self.time_limit:
-                    result.stopped_by = "time"
-                    break
-        except KeyboardInterrupt:
-            result.stopped_by = "interrupted"
-        return self._finish(result, stat, npd, stats, started)
 
-    def _progress(self, stat, started) -> dict:
-        seconds = time.perf_counter() - started
-        nodes = int(stat[STAT["nodes"]])
-        return {"nodes": nodes, "nodes_per_second": nodes / seconds if seconds > 0 else 0.0,
-                "solutions": int(stat[STAT["solutions"]]), "seconds": seconds,
-                "deepest": int(stat[STAT["max_level"]])}
+        def run_slice(want: int) -> SliceReport:
+            nonlocal out_boards, out_paths
+            nodes_before, solutions_before = int(stat[STAT["nodes"]]), int(stat[STAT["solutions"]])
+            status = K.search(M, st, np.int64(want), out_boards, out_paths, weights)
+            stats["kernel_calls"] += 1
+            boards = []
+            for row in range(int(st[4])):
+                board = _to_board(puzzle, out_boards[row])
+                if split_out is not None and not board.is_complete:
+                    pairs = out_paths[row].reshape(-1, 2)
+                    split_out.append(SplitNode(board, prefix + tuple(
+                        (int(s), int(v) >> 2, int(v) & 3) for s, v in pairs)))
+                    continue
+                boards.append(board)
+            solutions = int(stat[STAT["solutions"]])
+            if status == K.BUFFER and k is not None:  # the buffer is full: fit it to what is left to find
+                st_rows = max(1, min(BUFFER_ROWS, k - solutions))
+                if st_rows != out_boards.shape[0]:
+                    out_boards = np.zeros((st_rows, puzzle.n_squares), np.int32)
+                    out_paths = np.zeros((st_rows, out_paths.shape[1]), np.int32)
+            return SliceReport(nodes=int(stat[STAT["nodes"]]) - nodes_before, solutions=solutions - solutions_before,
+                               finished=status == K.FINISHED, boards=boards, deepest=int(stat[STAT["max_level"]]))
+
+        if driver.run(run_slice, callback=callback, collect=collect):
+            result.complete = True
+        return self._finish(result, stat, npd, stats, driver.started)
 
     def _finish(self, result: SearchResult, stat, npd, stats: dict, started: float) -> SearchResult:
         for name in STAT_NAMES:
@@ -394,14 +363,6 @@ def _fresh_state(puzzle: Puzzle, cfg: np.ndarray):
     M = template.copy()
     M[CFG:CFG + CFG_SIZE] = cfg
     return M, layout
-
-
-def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
-    """Aim each kernel call at about SLICE_SECONDS."""
-    if nodes < budget or elapsed <= 0:
-        return budget
-    rate = nodes / elapsed
-    return int(min(max(rate * SLICE_SECONDS, 10_000), 4 * budget))
 
 
 def _to_board(puzzle: Puzzle, placements: np.ndarray) -> Board:
