@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import edgematch
+from edgematch.engines import base as engine_base
 from edgematch.engines import make_solver
 from edgematch.engines.backtrack import macro_kernel as MK
 from edgematch.engines.backtrack import macro_search as MS
@@ -110,7 +111,7 @@ def test_search_resumes_exactly_across_tiny_slices(monkeypatch):
     puzzles = list(_puzzles([(4, 4, 2, 2, 2, range(3)), (6, 6, 3, 6, 3, (0,))]))
     whole = [MacroSolver().solve(p, k=None) for p in puzzles]
     monkeypatch.setattr(MS, "FIRST_SLICE_NODES", 1)
-    monkeypatch.setattr(MS, "_next_budget", lambda budget, nodes, elapsed: 3)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 3)
     for puzzle, full in zip(puzzles, whole):
         sliced = MacroSolver().solve(puzzle, k=None)
         assert sliced.solution_set() == full.solution_set()

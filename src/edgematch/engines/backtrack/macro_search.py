@@ -37,6 +37,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Hint, Puzzle
 from ...model import tiles as T
+from ..base import Engine, Limits, SliceDriver, SliceReport, check_k
 from ..result import SearchResult
 from . import macro_kernel as MK
 from .macro import MacroBlocks, macro_blocks, turn_blocks
@@ -291,14 +292,7 @@ def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks]) -> tuple[list[MacroB
     return tables, table_of_square
 
 
-def _next_budget(budget: int, nodes: int, elapsed: float) -> int:
-    """Nodes for the next kernel call: about SLICE_SECONDS of work."""
-    if nodes < budget or elapsed <= 0:
-        return budget
-    return int(min(max(nodes / elapsed * SLICE_SECONDS, 10_000), 4 * budget))
-
-
-class MacroSolver:
+class MacroSolver(Engine):
     """Exact search of the half-size board with 2x2 macro pieces, compiled with Numba.
 
     Parameters
@@ -323,34 +317,34 @@ class MacroSolver:
 
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None, symmetry: bool = False,
                  order="rowscan", corner: str | None = None, progress: ProgressCallback | None = None,
-                 progress_interval: float = 0.5):
+                 progress_interval: float = 0.5, limits: Limits | None = None):
         if not (isinstance(order, str) and order == "rowscan"):
             raise InputError("the macro solver searches in row scan order only (drop --order or use --solver backtrack)")
         if corner not in (None, "TL"):
             raise InputError("the macro solver starts from the top-left corner only (drop --corner)")
-        self.time_limit = time_limit
-        self.node_limit = node_limit
+        self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.symmetry = symmetry
         self.progress = progress
         self.progress_interval = progress_interval
 
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle) -> SearchResult:
+    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
         """Count every solution."""
-        return self._run(puzzle, k=None, callback=None, collect=False, record=False)
+        return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, callback=None, collect: bool = True) -> SearchResult:
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
+              callback=None, collect: bool = True) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution; returning True stops the search.
         """
-        if k is not None and k < 1:
-            raise InputError("k must be at least 1")
-        return self._run(puzzle, k=k, callback=callback, collect=collect, record=True)
+        check_k(k)
+        return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], collect: bool = False) -> SearchResult:
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
+                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
         """Stream every solution to ``callback``."""
-        return self._run(puzzle, k=None, callback=callback, collect=collect, record=True)
+        return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
     def plan(self, puzzle: Puzzle) -> MacroPlan:
         return build_macro_plan(puzzle)
@@ -367,10 +361,12 @@ class MacroSolver:
         return [puzzle.with_hints([Hint(sq, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], sq, W, H)[0])])
                 for sq in squares]
 
-    def _run(self, puzzle: Puzzle, k, callback, collect, record) -> SearchResult:
-        started = time.perf_counter()
+    def _run(self, puzzle: Puzzle, start, limits: Limits, callback, collect, record) -> SearchResult:
+        if start is not None:
+            raise self.cannot("start from a partial board yet (use --solver backtrack for --start)")
         check_macro_size(puzzle)
         total = SearchResult(solver=self.name)
+        driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         total.statistics = {
             "nodes_are": "macro pieces placed (2x2 blocks, 4 tiles each)",
             "macro_board": f"{puzzle.width // 2}x{puzzle.height // 2}",
@@ -382,17 +378,21 @@ class MacroSolver:
         }
         complete = True
         for variant in self._variants(puzzle):
-            left = None if k is None else k - total.solutions
-            done = self._run_one(variant, left, callback, collect, record, started, total)
+            done = self._run_one(variant, callback, collect, record, driver, total, owner=puzzle)
             complete = complete and done
-            if total.stopped_by is not None or (k is not None and total.solutions >= k):
+            wanted = driver.solutions_left()
+            if total.stopped_by is not None or (wanted is not None and wanted <= 0):
                 break
         total.complete = complete and total.stopped_by is None
         total.statistics["tiles_placed"] = 4 * total.nodes
-        total.seconds = time.perf_counter() - started
+        total.seconds = driver.elapsed()
         return total
 
-    def _run_one(self, puzzle, k, callback, collect, record, started, total: SearchResult) -> bool:
+    def _run_one(self, puzzle, callback, collect, record, driver: SliceDriver, total: SearchResult,
+                 owner: Puzzle | None = None) -> bool:
+        """One search of ``puzzle`` (the puzzle or a symmetry variant); solutions are boards
+        of ``owner``, the puzzle asked about."""
+        owner = puzzle if owner is None else owner
         t_build = time.perf_counter()
         plan = build_macro_plan(puzzle)
         total.statistics["build_seconds"] = total.statistics.get("build_seconds", 0.0) + time.perf_counter() - t_build
@@ -409,65 +409,35 @@ class MacroSolver:
         end = np.zeros(D + 1, np.int64)
         state = np.array([0, 1], np.int64)
         npd = np.zeros(D, np.int64)
+        wanted = driver.solutions_left()
         rows = 0
         if record:
-            rows = 1024 if k is None else max(1, min(1024, k))
+            rows = 1024 if wanted is None else max(1, min(1024, wanted))
         out = np.zeros((rows, D), np.int64)
-        budget = FIRST_SLICE_NODES
-        last_report = time.perf_counter()
-        found = 0
-        try:
-            while True:
-                want = budget
-                if self.node_limit is not None:
-                    left = self.node_limit - total.nodes
-                    if left <= 0:
-                        total.stopped_by = "nodes"
-                        return False
-                    want = min(want, left)
-                max_solutions = -1 if k is None else k - found
-                npd[:] = 0
-                t0 = time.perf_counter()
-                nodes, solutions, written, examined, status = MK.macro_search(
-                    plan.blocks, plan.key_start, plan.slot_key, plan.slot_value, plan.bits, plan.k2,
-                    plan.base, plan.west, plan.north, used, placed, east, south, cur, end, state,
-                    np.int64(want), np.int64(want * WORK_PER_NODE), np.int64(max_solutions), out, npd,
-                )
-                elapsed = time.perf_counter() - t0
-                total.statistics["kernel_calls"] += 1
-                total.statistics["kernel_seconds"] += elapsed
-                total.statistics["blocks_examined"] += int(examined)
-                total.nodes += int(nodes)
-                total.solutions += int(solutions)
-                found += int(solutions)
-                for d in np.flatnonzero(npd):
-                    total.nodes_per_depth[d] += int(npd[d])
-                stop = False
-                for r in range(written):
-                    board = plan.to_board(out[r])
-                    if collect:
-                        total.boards.append(board)
-                    if callback is not None and callback(board):
-                        stop = True
-                        break
-                if stop:
-                    total.stopped_by = "callback"
-                    return False
-                if status == MK.FINISHED:
-                    return True
-                if k is not None and found >= k:
-                    total.stopped_by = "solutions"
-                    return False
-                budget = _next_budget(budget, int(nodes), elapsed)
-                now = time.perf_counter()
-                if self.progress is not None and now - last_report >= self.progress_interval:
-                    last_report = now
-                    seconds = now - started
-                    self.progress({"nodes": total.nodes, "nodes_per_second": total.nodes / seconds if seconds else 0.0,
-                                   "deepest": total.deepest, "solutions": total.solutions, "seconds": seconds})
-                if self.time_limit is not None and now - started >= self.time_limit:
-                    total.stopped_by = "time"
-                    return False
-        except KeyboardInterrupt:
-            total.stopped_by = "interrupted"
-            return False
+
+        def run_slice(want: int) -> SliceReport:
+            left = driver.solutions_left()
+            npd[:] = 0
+            t0 = time.perf_counter()
+            nodes, solutions, written, examined, status = MK.macro_search(
+                plan.blocks, plan.key_start, plan.slot_key, plan.slot_value, plan.bits, plan.k2,
+                plan.base, plan.west, plan.north, used, placed, east, south, cur, end, state,
+                np.int64(want), np.int64(want * WORK_PER_NODE), np.int64(-1 if left is None else left), out, npd,
+            )
+            total.statistics["kernel_calls"] += 1
+            total.statistics["kernel_seconds"] += time.perf_counter() - t0
+            total.statistics["blocks_examined"] += int(examined)
+            total.nodes += int(nodes)
+            total.solutions += int(solutions)
+            for d in np.flatnonzero(npd):
+                total.nodes_per_depth[d] += int(npd[d])
+            boards = []
+            for r in range(written):
+                board = plan.to_board(out[r])
+                if owner is not puzzle:  # a symmetry variant: the asked puzzle's board
+                    board = Board(owner, board.tiles, board.rotations)
+                boards.append(board)
+            return SliceReport(nodes=int(nodes), solutions=int(solutions), finished=status == MK.FINISHED,
+                               boards=boards)
+
+        return driver.run(run_slice, callback=callback, collect=collect)
