@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 
 import pytest
 
@@ -165,3 +166,30 @@ def test_count_kernel_option_reports_the_kernel_and_the_same_tree(capsys, kernel
     # Owen's set 1 5x5: the brute-force reference, same row scan and node convention
     reference = reference_solve(edgematch.load("owen1-5x5"))
     assert (data["solutions"], data["nodes"]) == (len(reference.solutions), sum(reference.nodes)) == (16, 113_211)
+
+
+def test_sigterm_prints_statistics_and_exits_143():
+    """SIGTERM stops the search after its current slice like Ctrl-C; the shell's code 143."""
+    code, out, err = interrupt(["count", "owen1-7x7", "--json"], signal_number=signal.SIGTERM,
+                               after_cpu_seconds=3.0)
+    assert code == 143, err
+    data = json.loads(out)
+    assert data["stopped_by"] == "interrupted" and data["statistics"]["signal"] == signal.SIGTERM
+
+
+def test_every_solver_takes_a_start_board_or_refuses_it_in_one_line(capsys, tmp_path):
+    """The contract: `--start` on the cpsat solver counts the subtree (the backtracker agrees);
+    on the macro solver, which cannot start from a board, one line and exit 2."""
+    from edgematch.engines.backtrack import BacktrackSolver
+    from edgematch.formats import format_board
+
+    puzzle = edgematch.load("owen1-4x4")
+    prefixes, _ = BacktrackSolver().split(puzzle, 2)
+    path = tmp_path / "start.txt"
+    path.write_text(format_board(prefixes[0], "edgematch"))
+    expected = BacktrackSolver().count(puzzle, start=prefixes[0]).solutions
+    code, out, err = run_cli(capsys, "count", "owen1-4x4", "--solver", "cpsat", "--start", path, "--json")
+    assert code == 0, err
+    assert json.loads(out)["solutions"] == expected
+    code, out, err = run_cli(capsys, "count", "owen1-4x4", "--solver", "macro", "--start", path)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot start from a partial board" in err

@@ -79,8 +79,8 @@ def test_first_k_and_counts():
     assert one.solutions == 1 and one.boards[0].verify().valid and one.stopped_by == "solutions"
     many = CpSatSolver().solve(g.puzzle, k=full.solutions + 5)
     assert many.complete and many.solutions == full.solutions
-    kept = CpSatSolver().count(g.puzzle, keep=2)
-    assert kept.solutions == full.solutions and len(kept.boards) == 2
+    kept = CpSatSolver().enumerate(g.puzzle, callback=lambda board: None, collect=True)
+    assert kept.solutions == full.solutions == len(kept.boards) and kept.complete
     seen = []
     streamed = CpSatSolver().solve(g.puzzle, k=None, callback=seen.append, collect=False)
     assert len(seen) == full.solutions == streamed.solutions and streamed.boards == []

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import inspect
 import signal
 import sys
 
-from ..engines import SOLVERS, make_solver, solver_class
+from ..engines import SOLVERS, make_solver
+from ..engines.base import StopFlag, StopReason
 from ..engines.backtrack.orders import CORNERS, ORDER_NAMES
 from ..engines.progress import ProgressLine, human
 from ..engines.result import SearchResult
@@ -27,7 +27,8 @@ EXAMPLES = """examples:
 
 JSON keys: solutions, nodes, nodes_per_depth, seconds, nodes_per_second, complete
 (false when a limit or Ctrl-C stopped the search), stopped_by, deepest, statistics.
-Ctrl-C prints the statistics so far and exits with status 130.
+Ctrl-C (or SIGTERM) stops the search after its current slice, prints the statistics so far
+and exits with status 130 (143 after SIGTERM); a second Ctrl-C interrupts at once.
 """
 
 
@@ -107,27 +108,40 @@ def solver_from(args, **extra):
 
 
 @contextlib.contextmanager
-def interruptible():
-    """Ctrl-C raises KeyboardInterrupt during the search even when the process was started
-    with SIGINT ignored (a shell's background job), so ``kill -INT`` always stops it."""
+def stopping_on_signals(stop: StopFlag):
+    """SIGINT and SIGTERM ask the search to stop after its current slice (it then prints
+    its statistics so far); a second Ctrl-C interrupts at once. The handlers are installed
+    even when the process started with SIGINT ignored (a shell's background job)."""
+    def handler(signum, frame):
+        if stop.is_set() and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        stop.signal = signum
+        stop.set(StopReason.INTERRUPTED)
+
+    installed = {}
     try:
-        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            installed[sig] = signal.signal(sig, handler)
     except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
+        pass
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, previous in installed.items():
+            signal.signal(sig, previous)
 
 
 def run_search(args, call, **extra) -> SearchResult:
-    """Run ``call(solver)`` with a progress line; Ctrl-C ends it with the result so far."""
-    with interruptible(), ProgressLine(enabled=not args.quiet) as progress:
-        if "progress" in inspect.signature(solver_class(args.solver)).parameters:
-            extra["progress"] = progress
+    """Run ``call(solver)`` with a progress line; Ctrl-C or SIGTERM end it with the result so far."""
+    stop = StopFlag()
+    with stopping_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
         solver = solver_from(args, **extra)
-        return call(solver)
+        solver.progress = progress
+        solver.stop = stop
+        result = call(solver)
+    if stop.signal is not None:
+        result.statistics["signal"] = int(stop.signal)
+    return result
 
 
 def summary_line(result: SearchResult) -> str:
@@ -137,9 +151,10 @@ def summary_line(result: SearchResult) -> str:
 
 
 def exit_status(result: SearchResult, normal: int = 0) -> int:
-    if result.stopped_by == "interrupted":
+    """``normal``, or 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, the shell's codes."""
+    if result.stopped_by == StopReason.INTERRUPTED:
         print("edgematch: interrupted (statistics so far above)", file=sys.stderr)
-        return 130
+        return 143 if result.statistics.get("signal") == signal.SIGTERM else 130
     return normal
 
 
@@ -162,7 +177,7 @@ def start_board(args, puzzle):
 def run(args) -> int:
     puzzle = puzzle_from(args)
     start = start_board(args, puzzle)
-    result = run_search(args, lambda solver: solver.count(puzzle, start=start) if start is not None else solver.count(puzzle))
+    result = run_search(args, lambda solver: solver.count(puzzle, start=start))
     if args.json:
         data = {"puzzle": puzzle.name or args.puzzle}
         data.update(result.to_dict())

@@ -111,6 +111,7 @@ class StopFlag:
     def __init__(self) -> None:
         self._event = threading.Event()
         self.reason = StopReason.INTERRUPTED
+        self.signal: int | None = None  # the signal that asked for the stop, if one did
 
     def set(self, reason: StopReason = StopReason.INTERRUPTED) -> None:
         self.reason = reason

@@ -35,6 +35,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..model import Board, Hint, Puzzle
 from ..model import tiles as T
+from .base import Engine, Limits, check_k
 from .result import SearchResult
 
 NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
@@ -148,7 +149,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.StopSearch()
 
 
-class CpSatSolver:
+class CpSatSolver(Engine):
     """Count or enumerate the solutions of a puzzle with the CP-SAT model.
 
     ``time_limit``: seconds (None = no limit).  ``workers``: CP-SAT search workers; full
@@ -164,10 +165,8 @@ class CpSatSolver:
     name = "cpsat"
 
     def __init__(self, time_limit: float | None = None, workers: int = 1, symmetry: bool = False,
-                 order=None, corner: str | None = None, node_limit: int | None = None):
-        if node_limit is not None:
-            raise InputError("the cpsat solver has no node limit (use --time-limit)")
-        self.time_limit = time_limit
+                 order=None, corner: str | None = None, node_limit: int | None = None, limits: Limits | None = None):
+        self.limits = self._checked(Limits.of(limits, time_limit=time_limit, node_limit=node_limit))
         self.workers = max(1, int(workers))
         self.symmetry = symmetry
         self.order = order
@@ -187,28 +186,64 @@ class CpSatSolver:
             for sq in squares
         ]
 
-    def count(self, puzzle: Puzzle, keep: int = 0) -> SearchResult:
-        """All solutions counted; the first ``keep`` boards kept (default none)."""
-        return self._run(puzzle, keep=keep, stop_after=None)
+    @staticmethod
+    def _checked(limits: Limits) -> Limits:
+        if limits.nodes is not None:
+            raise InputError("the cpsat solver has no node limit (use --time-limit)")
+        return limits
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, callback=None, collect: bool = True) -> SearchResult:
+    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
+        """Count every solution (of the subtree below ``start`` if given)."""
+        return self._run(puzzle, start, self._checked(self.call_limits(limits)), keep=0)
+
+    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
+              callback=None, collect: bool = True) -> SearchResult:
         """The first ``k`` solutions as boards (``k=None``: all of them).
 
         ``callback(board)`` is called for every solution as it is found; returning True
         stops the search (``stopped_by="callback"``).  ``collect=False`` keeps no boards
         (for streaming many solutions), as in the backtracking engine.
         """
-        if k is not None and k < 1:
-            raise InputError("k must be at least 1 (or None for all solutions)")
-        return self._run(puzzle, keep=k if collect else 0, stop_after=k, callback=callback)
+        check_k(k)
+        return self._run(puzzle, start, self._checked(self.call_limits(limits, k)), keep=k if collect else 0,
+                         callback=callback)
 
-    def _run(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback=None) -> SearchResult:
+    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
+                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
+        return self._run(puzzle, start, self._checked(self.call_limits(limits)), keep=None if collect else 0,
+                         callback=callback)
+
+    def _rooted(self, puzzle: Puzzle, start) -> Puzzle:
+        """The puzzle with the start board's placements fixed like hints (the subtree below it)."""
+        if start is None:
+            return puzzle
+        if self.symmetry:
+            raise InputError("symmetry and a start board cannot be combined")
+        placed = start.placements() if isinstance(start, Board) else {
+            int(sq): (int(t), int(r)) for sq, (t, r) in dict(start).items()}
+        board = Board.from_hints(puzzle)
+        hints = puzzle.hint_map
+        for square, (tile, rotation) in placed.items():
+            if not 0 <= square < puzzle.n_squares:
+                raise InputError(f"the start board names square {square}, which is off the board")
+            if square in hints:
+                continue
+            board.place(square, tile, rotation)
+        check = board.verify(require_complete=False)
+        if not check.valid:
+            raise InputError("the start board is not a valid partial solution: " + "; ".join(check.reasons[:3]))
+        return puzzle.with_hints([Hint(sq, t, r) for sq, (t, r) in board.placements().items()])
+
+    def _run(self, owner: Puzzle, root, limits: Limits, keep: int | None, callback=None) -> SearchResult:
+        puzzle = self._rooted(owner, root)
+        stop_after = limits.solutions
         start = time.perf_counter()
         total = SearchResult(solver=self.name, complete=True, statistics={
             "nodes_are": NODE_NOTE, "branches": 0, "conflicts": 0, "status": [], "solver_wall_seconds": 0.0,
         })
         for variant in self._variants(puzzle):
-            left = None if self.time_limit is None else self.time_limit - (time.perf_counter() - start)
+            left = None if limits.time is None else limits.time - (time.perf_counter() - start)
             want = None if stop_after is None else stop_after - total.solutions
             want_boards = None if keep is None else keep - len(total.boards)
             if (left is not None and left <= 0) or (want is not None and want <= 0):
@@ -218,7 +253,7 @@ class CpSatSolver:
             part = self._run_one(variant, want_boards, want, callback, left)
             total.solutions += part.solutions
             total.nodes += part.nodes
-            total.boards.extend(Board(puzzle, b.tiles, b.rotations) for b in part.boards)
+            total.boards.extend(Board(owner, b.tiles, b.rotations) for b in part.boards)
             for key in ("branches", "conflicts", "solver_wall_seconds"):
                 total.statistics[key] += part.statistics[key]
             total.statistics["status"].append(part.statistics["status"])
