@@ -215,7 +215,8 @@ class BacktrackSolver(Engine):
         The subtrees below them partition the search: for the full search,
         ``solutions == sum(count(start=b).solutions)`` and
         ``nodes == split_result.nodes + sum(count(start=b).nodes)``, which is how
-        parallel runs divide work.  Not combined with ``symmetry``.
+        parallel runs divide work (``split_result.solutions`` is 0: every leaf of the cut is a
+        subtree).  Not combined with ``symmetry``.
         """
         if self.symmetry:
             raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
@@ -224,6 +225,10 @@ class BacktrackSolver(Engine):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
         boards: list[Board] = []
         result = self._exact(puzzle, start, Limits(), callback=boards.append, collect=False, record=True, leaf=depth)
+        # every leaf of the cut is a subtree (counted by its own search), none a solution here:
+        # the same meaning as the ColorPair engine's split
+        result.statistics["subtrees"] = result.solutions
+        result.solutions = 0
         return boards, result
 
     # ------------------------------------------------------------------ exact search

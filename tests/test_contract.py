@@ -1,0 +1,181 @@
+"""The engine contract (engines/base.py): every registered solver through every method.
+
+Each engine either does a method or refuses it with an InputError (never a TypeError),
+limits mean the same everywhere, a stop flag ends every engine's search within a slice,
+and the counts of all engines agree with the brute-force reference, with and without a
+start board.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from edgematch.engines import SOLVERS, make_solver
+from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.engines.base import Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason
+from edgematch.engines.result import SearchResult
+from edgematch.errors import InputError
+from edgematch.generate import generate
+
+from support.reference import board_key, reference_solve
+
+# What each engine can do (a method an engine cannot do must raise InputError).
+CAN = {
+    "backtrack": {"count", "solve", "enumerate", "best", "split", "start"},
+    "colorpair": {"count", "solve", "enumerate", "split", "start"},
+    "cpsat": {"count", "solve", "enumerate", "start"},
+    "macro": {"count", "solve", "enumerate"},
+}
+
+
+@pytest.fixture(scope="module")
+def puzzle():
+    """A 4x4 puzzle (even sides, so the macro engine takes it too) with several solutions."""
+    return generate(4, 4, 2, 3, seed=3).puzzle
+
+
+@pytest.fixture(scope="module")
+def reference(puzzle):
+    return reference_solve(puzzle).solutions
+
+
+@pytest.fixture(scope="module")
+def start(puzzle):
+    """A valid partial board filling the first 2 squares of the row scan (the backtracker's split)."""
+    boards, _ = BacktrackSolver().split(puzzle, 2)
+    return boards[0]
+
+
+def test_every_registered_solver_is_an_engine_and_the_table_is_complete():
+    assert set(CAN) == set(SOLVERS)
+    for name in SOLVERS:
+        assert isinstance(make_solver(name), Engine)
+
+
+@pytest.mark.parametrize("name", sorted(CAN))
+def test_every_method_works_or_refuses_in_one_line(name, puzzle, reference, start):
+    engine = make_solver(name)
+    can = CAN[name]
+    calls = {
+        "count": lambda **kw: engine.count(puzzle, **kw),
+        "solve": lambda **kw: engine.solve(puzzle, k=None, **kw),
+        "enumerate": lambda **kw: engine.enumerate(puzzle, lambda board: None, collect=True, **kw),
+    }
+    for method, call in calls.items():
+        assert method in can
+        whole = call()
+        assert whole.complete and whole.solutions == len(reference), (name, method)
+        if method != "count":
+            assert {board_key(b) for b in whole.boards} == reference
+            assert all(b.verify().valid and b.puzzle is puzzle for b in whole.boards)
+        if "start" in can:
+            part = call(start=start)
+            below = {key for key in reference if all(key[sq] == board_key(start)[sq]
+                                                     for sq in range(puzzle.n_squares) if start.tiles[sq] >= 0)}
+            assert part.complete and part.solutions == len(below), (name, method)
+            if method != "count":
+                assert {board_key(b) for b in part.boards} == below
+        else:
+            with pytest.raises(InputError, match=f"the {name} solver cannot"):
+                call(start=start)
+    if "best" in can:
+        best = engine.best(puzzle)
+        assert best.best_score == puzzle.max_score and best.best_board.verify().valid
+    else:
+        with pytest.raises(InputError, match=f"the {name} solver cannot"):
+            engine.best(puzzle)
+    if "split" in can:
+        subtrees, head = engine.split(puzzle, 2)
+        assert subtrees and sum(engine.count(puzzle, start=s).solutions for s in subtrees) + head.solutions \
+            == len(reference)
+    else:
+        with pytest.raises(InputError, match=f"the {name} solver cannot"):
+            engine.split(puzzle, 2)
+
+
+@pytest.mark.parametrize("name", sorted(CAN))
+def test_solve_k_and_limits_mean_the_same_on_every_engine(name, puzzle, reference):
+    engine = make_solver(name)
+    first = engine.solve(puzzle, k=2)
+    assert first.solutions == 2 and len(first.boards) == 2 and first.stopped_by == StopReason.SOLUTIONS
+    assert {board_key(b) for b in first.boards} <= reference
+    limited = engine.solve(puzzle, k=None, limits=Limits(solutions=3))
+    assert limited.solutions == 3 and limited.stopped_by == "solutions" and not limited.complete
+    with pytest.raises(InputError):
+        engine.solve(puzzle, k=0)
+
+
+@pytest.mark.parametrize("name", ["backtrack", "colorpair", "macro"])
+def test_a_node_limit_and_a_stop_flag_end_every_sliced_engine(name):
+    puzzle = generate(8, 8, 3, 6, seed=1).puzzle
+    engine = make_solver(name, node_limit=3000)
+    result = engine.count(puzzle)
+    assert result.stopped_by == StopReason.NODES and not result.complete and result.nodes >= 3000
+    flag = StopFlag()
+    engine = make_solver(name)
+    engine.stop = flag
+    flag.set()
+    stopped = engine.count(puzzle)
+    assert stopped.stopped_by == StopReason.INTERRUPTED and not stopped.complete
+
+
+@pytest.mark.parametrize("value", [-1, math.nan, math.inf, "soon"])
+def test_meaningless_time_limits_are_refused_by_every_engine(value):
+    for name in SOLVERS:
+        with pytest.raises(InputError, match="time limit"):
+            make_solver(name, time_limit=value)
+    with pytest.raises(InputError, match="time limit"):
+        Limits(time=value)
+
+
+@pytest.mark.parametrize("field,value", [("nodes", 0), ("nodes", -5), ("nodes", 2.5), ("nodes", True),
+                                         ("solutions", 0), ("solutions", math.inf)])
+def test_meaningless_counts_are_refused(field, value):
+    with pytest.raises(InputError):
+        Limits(**{field: value})
+
+
+def test_limits_keep_good_values_and_the_loose_spelling_overrides():
+    limits = Limits(time=0, nodes=10.0, solutions=2)
+    assert (limits.time, limits.nodes, limits.solutions) == (0.0, 10, 2)
+    merged = Limits.of(limits, time_limit=5)
+    assert (merged.time, merged.nodes, merged.solutions) == (5.0, 10, 2)
+
+
+def test_stop_reasons_are_the_strings_json_shows():
+    assert [r.value for r in StopReason] == ["time", "nodes", "solutions", "target", "callback", "interrupted",
+                                             "restarts"]
+    assert StopReason.TIME == "time" and f"{StopReason.NODES}" == "nodes"
+
+
+def test_the_driver_checks_limits_in_its_documented_order():
+    """Per slice: node budget, kernel, callback on each board, engine stop, finished,
+    solutions wanted, time; a stop flag before the next slice."""
+    result = SearchResult()
+    seen = []
+    driver = SliceDriver(result, Limits(nodes=25, solutions=5), first_budget=10)
+    reports = iter([SliceReport(nodes=10, solutions=1, boards=["a"]), SliceReport(nodes=10), SliceReport(nodes=5)])
+    assert driver.run(lambda budget: (seen.append(budget), next(reports))[1], collect=True) is False
+    # the budget grows after a full slice (at most 4x: 40), but never past the node limit:
+    # 10, then min(40, 25 - 10), then what is left (25 - 20)
+    assert seen == [10, 15, 5] and result.stopped_by == StopReason.NODES and result.boards == ["a"]
+    assert driver.nodes_done == 25 and driver.solutions_done == 1
+
+    result = SearchResult()
+    driver = SliceDriver(result, Limits(), first_budget=10)
+    assert driver.run(lambda budget: SliceReport(nodes=3, solutions=2, boards=["x", "y"]),
+                      callback=lambda board: board == "y") is False
+    assert result.stopped_by == StopReason.CALLBACK
+
+    result = SearchResult()
+    flag = StopFlag()
+    driver = SliceDriver(result, Limits(), stop=flag, first_budget=10)
+
+    def one_slice_then_stop(budget):
+        flag.set()
+        return SliceReport(nodes=budget)
+
+    assert driver.run(one_slice_then_stop) is False
+    assert result.stopped_by == StopReason.INTERRUPTED and driver.nodes_done == 10
