@@ -157,7 +157,7 @@ def test_split_counts_and_nodes_add_up_exactly(order):
     for depth in (0, 1, 3, 6):
         prefixes, head = solver.split(g.puzzle, depth)
         assert head.complete
-        assert len(prefixes) == head.solutions
+        assert len(prefixes) == head.statistics["subtrees"] and head.solutions == 0  # every leaf is a subtree
         assert head.nodes == sum(full.nodes_per_depth[:depth])
         solutions, nodes = 0, head.nodes
         per_depth = np.array(head.nodes_per_depth, dtype=object)

@@ -35,15 +35,11 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..model import Board, Hint, Puzzle
 from ..model import tiles as T
+from ..model.symmetry import symmetry_variants
 from .base import Engine, Limits, check_k
 from .result import SearchResult
 
 NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
-
-
-def _smallest_equivalent_rotation(edges, rotation: int) -> int:
-    shown = tuple(int(c) for c in T.rotate(edges, rotation))
-    return next(r for r in range(4) if tuple(int(c) for c in T.rotate(edges, r)) == shown)
 
 
 class CpSatModel:
@@ -82,7 +78,7 @@ class CpSatModel:
             outer = T.outer_sides(s, W, H)
             if s in hint_map:
                 tile, rot = hint_map[s]
-                rot = _smallest_equivalent_rotation(puzzle.tiles[tile], rot)
+                rot = T.canonical_rotation(puzzle.tiles[tile], rot)
                 shown = rotated[tile, rot]
                 rows = [(tile, rot, *map(int, shown))]
             else:
@@ -173,18 +169,8 @@ class CpSatSolver(Engine):
         self.corner = corner
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
-        """The puzzle, or its symmetry-broken versions (one per allowed first corner)."""
-        if not self.symmetry:
-            return [puzzle]
-        if puzzle.hints:
-            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
-        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
-        W, H = puzzle.width, puzzle.height
-        squares = [0] if W == H else [0, W - 1]
-        return [
-            puzzle.with_hints([Hint(sq, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], sq, W, H)[0])])
-            for sq in squares
-        ]
+        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
+        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
 
     @staticmethod
     def _checked(limits: Limits) -> Limits:

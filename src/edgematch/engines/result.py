@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Board
+from ..model.tiles import canonical_rotation
 
 
 @dataclass
@@ -91,16 +92,8 @@ def board_key(board: Board) -> tuple[tuple[int, int], ...]:
         if tile < 0:
             key.append((-1, 0))
             continue
-        edges = tiles[tile]
-        shown = tuple(int(c) for c in _roll(edges, rotation))
-        first = next(r for r in range(4) if tuple(int(c) for c in _roll(edges, r)) == shown)
-        key.append((tile, first))
+        key.append((tile, canonical_rotation(tiles[tile], rotation)))
     return tuple(key)
-
-
-def _roll(edges, r: int):
-    r %= 4
-    return list(edges[-r:]) + list(edges[:-r]) if r else list(edges)
 
 
 def _board_data(board: Board) -> dict[str, Any]:

@@ -39,6 +39,23 @@ def distinct_rotations(edges) -> list[int]:
     return result
 
 
+def canonical_rotation(edges, rotation: int) -> int:
+    """The smallest rotation showing the same edges as ``rotation``: the rotations of a
+    symmetric tile that look alike are one placement, named by this one."""
+    shown = rotate(edges, rotation)
+    return next(r for r in range(4) if np.array_equal(rotate(edges, r), shown))
+
+
+def canonical_rotation_table(tiles: np.ndarray) -> np.ndarray:
+    """``table[t, r]`` = :func:`canonical_rotation` of tile ``t`` in rotation ``r`` (for
+    normalising many placements at once)."""
+    table = np.zeros((len(tiles), 4), dtype=np.int8)
+    for t, edges in enumerate(tiles):
+        for r in range(4):
+            table[t, r] = canonical_rotation(edges, r)
+    return table
+
+
 def canonical_form(edges) -> tuple[int, ...]:
     """The smallest rotation as a tuple: equal for tiles that are the same up to rotation."""
     return min(tuple(int(c) for c in rotate(edges, r)) for r in range(4))

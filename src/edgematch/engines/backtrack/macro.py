@@ -229,11 +229,7 @@ def turn_blocks(puzzle: Puzzle, blocks: MacroBlocks, quarter_turns: int) -> Macr
 
 
 def _normalise_rotations(puzzle: Puzzle, tiles: np.ndarray, rots: np.ndarray) -> np.ndarray:
-    smallest = np.zeros((puzzle.n_tiles, 4), dtype=np.int8)
-    for t in range(puzzle.n_tiles):
-        shown = [tuple(int(c) for c in T.rotate(puzzle.tiles[t], r)) for r in range(4)]
-        for r in range(4):
-            smallest[t, r] = shown.index(shown[r])
+    smallest = T.canonical_rotation_table(puzzle.tiles)
     return smallest[tiles.astype(np.int64), rots.astype(np.int64)]
 
 

@@ -35,8 +35,9 @@ from typing import Callable
 import numpy as np
 
 from ...errors import InputError
-from ...model import Board, Hint, Puzzle
+from ...model import Board, Puzzle
 from ...model import tiles as T
+from ...model.symmetry import symmetry_variants
 from ..base import Engine, Limits, SliceDriver, SliceReport, check_k
 from ..result import SearchResult
 from . import macro_kernel as MK
@@ -86,11 +87,6 @@ def position_class(mr: int, mc: int, MW: int, MH: int) -> tuple[str, int]:
     if left:
         return "edge", 3
     return "inner", 0
-
-
-def _smallest_rotation(edges, rotation: int) -> int:
-    shown = T.rotate(edges, rotation)
-    return next(r for r in range(4) if np.array_equal(T.rotate(edges, r), shown))
 
 
 @dataclass
@@ -255,7 +251,7 @@ def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks]) -> tuple[list[MacroB
     """
     W, H = puzzle.width, puzzle.height
     MW, MH = W // 2, H // 2
-    hint_map = {h.square: (h.tile, _smallest_rotation(puzzle.tiles[h.tile], h.rotation)) for h in puzzle.hints}
+    hint_map = {h.square: (h.tile, T.canonical_rotation(puzzle.tiles[h.tile], h.rotation)) for h in puzzle.hints}
     hinted = sorted({t for t, _ in hint_map.values()})
     turned: dict[tuple[str, int], MacroBlocks] = {}
 
@@ -351,15 +347,8 @@ class MacroSolver(Engine):
 
     # ------------------------------------------------------------------ driver
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
-        if not self.symmetry:
-            return [puzzle]
-        if puzzle.hints:
-            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
-        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
-        W, H = puzzle.width, puzzle.height
-        squares = [0] if W == H else [0, W - 1]
-        return [puzzle.with_hints([Hint(sq, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], sq, W, H)[0])])
-                for sq in squares]
+        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
+        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
 
     def _run(self, puzzle: Puzzle, start, limits: Limits, callback, collect, record) -> SearchResult:
         if start is not None:

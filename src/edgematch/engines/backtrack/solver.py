@@ -22,8 +22,9 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from ...errors import InputError
-from ...model import Board, Hint, Puzzle, square_name
+from ...model import Board, Puzzle, square_name
 from ...model import tiles as T
+from ...model.symmetry import symmetry_variants
 from ..base import Engine, Limits, SliceDriver, SliceReport, StopReason, check_k
 from ..result import SearchResult
 from . import kernel as K
@@ -175,18 +176,7 @@ class BacktrackSolver(Engine):
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
-        if not self.symmetry:
-            return [puzzle]
-        if puzzle.hints:
-            raise InputError("symmetry breaking needs a puzzle without hints (hints already fix the orientation)")
-        corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
-        W, H = puzzle.width, puzzle.height
-        corners = [0] if W == H else [0, W - 1]
-        variants = []
-        for square in corners:
-            rotation = T.border_rotations(puzzle.tiles[corner_tile], square, W, H)[0]
-            variants.append(puzzle.with_hints([Hint(square, corner_tile, rotation)]))
-        return variants
+        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
 
     # ------------------------------------------------------------------ public modes
     def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:

@@ -29,13 +29,12 @@ backtracks chronologically.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .filtering import (
-    assign, at2, available, bit_clear, bit_set, bit_test, bits_copy, bits_first, bits_or, bits_zero, count_node,
-    dem_add_initial, domain_reason, offer_tile, fits, get, get2, honoured, misc_row, propagate, push, push_demanded, put, put2, reason_row,
+    assign, at2, available, bit_clear, bit_test, bits_copy, bits_or, bits_zero, count_node,
+    dem_add_initial, domain_reason, offer_tile, fits, get, get2, honoured, misc_row, propagate, push_demanded, put, put2, reason_row,
     instantiation_reason, square_class, undo_to, unmanaged,
 )
 from .tables import (
