@@ -14,7 +14,7 @@ import sys
 from ..engines import SOLVERS, make_solver
 from ..engines.base import StopFlag, StopReason
 from ..engines.backtrack.orders import CORNERS, ORDER_NAMES
-from ..engines.progress import ProgressLine, human
+from .progress import ProgressLine, human
 from ..engines.result import SearchResult
 from ..errors import InputError
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from

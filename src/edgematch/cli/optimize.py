@@ -121,7 +121,7 @@ def _parse_value(name: str, text: str):
 
 def run(args) -> int:
     from ..runs import resume_run, start_run
-    from ..runs.display import LiveDisplay
+    from .live_display import LiveDisplay
 
     time_limit = time_limit_from(args)
     if args.checkpoint_every <= 0:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 
@@ -124,15 +125,23 @@ def _object(text: str, source: str, what: str) -> dict:
 
 
 # --------------------------------------------------------------------------- official orientation
+#: The official pieces as the community numbers and orients them (the bundled ``e2``).
+OFFICIAL_PIECES_FILE = "files/e2_official/e2pieces_standard_TRBL_default.txt"
+
+
 @lru_cache(maxsize=1)
 def _official_tiles() -> bytes | None:
     """The official tiles in the standard orientation (bundled ``e2``), as bytes for comparison."""
+    # read the bundled file itself, not through data.catalogue (which imports the formats:
+    # formats must not import the catalogue, or the two would import each other)
     try:
-        from ..data import catalogue
-
-        return np.ascontiguousarray(catalogue.load_bundled("e2").tiles, dtype=np.int32).tobytes()
-    except (ImportError, AttributeError, InputError, OSError):
+        text = (resources.files("edgematch.data") / OFFICIAL_PIECES_FILE).read_text()
+    except OSError:
         return None
+    from .registry import parse_puzzle
+
+    tiles = parse_puzzle(text, f"edgematch-data/{OFFICIAL_PIECES_FILE}", "edgematch").tiles
+    return np.ascontiguousarray(tiles, dtype=np.int32).tobytes()
 
 
 def is_official_standard(tiles: np.ndarray) -> bool:
