@@ -7,7 +7,7 @@ import pytest
 
 from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.backtrack.fill import fill_board
-from edgematch.engines.backtrack.schedule import julia_schedule, schedule_array
+from edgematch.model.schedules import julia_schedule, schedule_array
 from edgematch.errors import InputError
 from edgematch.generate import generate
 from edgematch.model import Puzzle
@@ -148,7 +148,7 @@ def test_auto_priority_colours_match_the_julia_package_on_e2():
 
 
 def test_julia_priority_schedule_is_a_cumulative_bound():
-    from edgematch.engines.backtrack.schedule import julia_priority_schedule
+    from edgematch.model.schedules import julia_priority_schedule
 
     values = julia_priority_schedule(470, 256, 115)
     assert values[0] == 0 and values[128] <= 115 and values[256] == values[128]

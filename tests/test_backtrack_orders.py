@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from edgematch.engines.backtrack import BacktrackSolver
-from edgematch.engines.backtrack.orders import (
+from edgematch.model.orders import (
     CORNERS,
     ORDER_NAMES,
     parse_order_text,

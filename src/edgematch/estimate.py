@@ -43,7 +43,7 @@ Hints (pre-placed tiles) have two treatments:
   several hints; on ``e2`` the two agree within a few percent.
 
 Invalid-join schedules (only inner joins may be invalid, as in the package): the schedule
-of the backtracking engine (:mod:`edgematch.engines.backtrack.schedule`) gives, for each
+of the backtracking engine (:mod:`edgematch.model.schedules`) gives, for each
 number of tiles on the board, the maximum cumulative number of invalid inner joins.  The
 probability that the first ``v`` of ``m`` joins match and the rest do not follows
 ``q(m, v) = q(m-1, v) - q(m, v+1)``, ``q(m, m) = p_inner(m)`` (the joins are exchangeable),
@@ -265,7 +265,7 @@ def check_order(puzzle: Puzzle, order: Iterable[int] | None) -> tuple[int, ...]:
     checks them: :class:`InputError` when a square is off the board, repeated or missing."""
     if order is None:
         return tuple(s for s in range(puzzle.n_squares) if s not in puzzle.hint_map)
-    from .engines.backtrack.orders import search_order
+    from .model.orders import search_order
 
     squares = search_order(list(order), puzzle.width, puzzle.height, puzzle.hint_map)
     return tuple(int(s) for s in squares)
@@ -446,7 +446,7 @@ def _full_order(puzzle: Puzzle, order, corner: str | None):
     """Squares of ``order`` (a name, a file or a sequence), resolved as the engine does."""
     if order is None:
         return None
-    from .engines.backtrack.orders import resolve_order
+    from .model.orders import resolve_order
 
     return resolve_order(order, puzzle.width, puzzle.height, corner)
 
@@ -458,7 +458,7 @@ def _caps(puzzle: Puzzle, schedule, n_free: int) -> list[int] | None:
     depth d has d + (number of hints) tiles on the board."""
     if schedule is None:
         return None
-    from .engines.backtrack.schedule import schedule_array
+    from .model.schedules import schedule_array
 
     values = schedule_array(schedule, puzzle.n_squares, max_score=puzzle.max_score)
     shift = len(puzzle.hints)

@@ -13,7 +13,7 @@ import sys
 
 from ..engines import SOLVERS, make_solver
 from ..engines.base import StopFlag, StopReason
-from ..engines.backtrack.orders import CORNERS, ORDER_NAMES
+from ..model.orders import CORNERS, ORDER_NAMES
 from .progress import ProgressLine, human
 from ..engines.result import SearchResult
 from ..errors import InputError

@@ -8,7 +8,7 @@ compiled searches and :mod:`.schedule` for invalid-join schedules.
 (the command line, the estimator) do not pay for importing Numba.
 """
 
-from .orders import CORNERS, ORDER_NAMES, resolve_order, scan_order, search_order
+from ...model.orders import CORNERS, ORDER_NAMES, resolve_order, scan_order, search_order
 
 __all__ = ["BacktrackSolver", "CORNERS", "ORDER_NAMES", "resolve_order", "scan_order", "search_order"]
 

@@ -30,9 +30,9 @@ from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search
 from .bit_kernel import bit_search, bit_tables
-from .orders import resolve_order, search_order
+from ...model.orders import resolve_order, search_order
 from .plan import P_NCHK, SearchPlan, build_plan
-from .schedule import julia_priority_schedule, schedule_array
+from ...model.schedules import julia_priority_schedule, schedule_array
 
 ProgressCallback = Callable[[dict], None]
 KERNELS = ("auto", "lists", "bits")

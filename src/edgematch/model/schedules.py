@@ -32,7 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ..errors import InputError
 
 
 def schedule_array(spec, n_squares: int, *, max_score: int | None = None, what: str = "schedule",

@@ -31,8 +31,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ...errors import InputError
-from ...model.squares import parse_square, square_name
+from ..errors import InputError
+from .squares import parse_square, square_name
 
 ORDER_NAMES = ("rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame", "e2path")
 CORNERS = ("TL", "TR", "BL", "BR")
