@@ -14,7 +14,7 @@ from edgematch.engines import base as engine_base
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.result import board_key
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Board, Hint
 
 from support.reference import reference_solutions, rotate_board

@@ -9,7 +9,7 @@ from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.backtrack.fill import fill_board
 from edgematch.model.schedules import julia_schedule, schedule_array
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Puzzle
 
 from support.reference import all_boards_max_score

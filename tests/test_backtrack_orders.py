@@ -14,7 +14,7 @@ from edgematch.model.orders import (
     search_order,
 )
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import square_name
 
 # The path of jwortmann/Eternity2Puzzles.jl, src/solvers/e2_backtracking.jl (E2BacktrackingSearch).

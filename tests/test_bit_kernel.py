@@ -19,7 +19,7 @@ from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.backtrack.bit_kernel import bit_tables
 from edgematch.engines.result import board_key
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 
 ORDERS = ["rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame"]
 CASES = [  # width, height, frame colours, inner colours, hints, seed

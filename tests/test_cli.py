@@ -12,7 +12,7 @@ import json
 import pytest
 from PIL import Image
 
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.formats import format_board, format_puzzle
 
 from support.cli import run_cli, run_console

@@ -24,7 +24,7 @@ from edgematch.engines.backtrack.solver import BacktrackSolver
 from edgematch.engines.colorpair import HEURISTICS, VALUE_ORDERS, ColorPairSolver, SplitNode
 from edgematch.engines.colorpair.tables import h_table
 from edgematch.errors import InputError
-from edgematch.generate import default_colours, generate
+from edgematch.generator import default_colours, generate
 from edgematch.model import Board, Hint
 from edgematch.model.tiles import border_rotations
 from support.reference import board_key as ref_key

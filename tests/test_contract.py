@@ -17,7 +17,7 @@ from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.base import Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason
 from edgematch.engines.result import SearchResult
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 
 from support.reference import board_key, reference_solve
 

@@ -10,7 +10,7 @@ import edgematch
 from edgematch.engines.cpsat import CpSatSolver
 from edgematch.engines.result import SearchResult, board_key
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Puzzle
 
 from support.reference import reference_solve

@@ -19,7 +19,7 @@ import pytest
 
 import edgematch
 from edgematch.formats import format_board, format_puzzle, read_board, read_puzzle
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Puzzle
 
 from support.cli import run_cli, small_puzzle, write_puzzle_file

@@ -15,7 +15,7 @@ import edgematch
 
 from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.cpsat import CpSatSolver
-from edgematch.generate import generate
+from edgematch.generator import generate
 
 from edgematch.model import Hint
 from edgematch.model.tiles import border_rotations

@@ -14,7 +14,7 @@ import pytest
 import edgematch
 from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.errors import InputError
-from edgematch.estimate import (
+from edgematch.estimator import (
     _arrangements,
     _frame_probabilities,
     _inner_probabilities,
@@ -22,7 +22,7 @@ from edgematch.estimate import (
     elementary_symmetric,
     estimate,
 )
-from edgematch.generate import generate
+from edgematch.generator import generate
 
 from support.cli import run_cli
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edgematch.errors import InputError
-from edgematch.generate import _Draws, default_colours, generate, join_counts
+from edgematch.generator import _Draws, default_colours, generate, join_counts
 from edgematch.model.tiles import GREY, fits_border, outer_sides, rotate
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.local import (
     LocalState,
     SearchState,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.local.reduced import reduced_exact, reduced_solve
 from edgematch.local.relaxed import choose_relaxed_squares, relaxed_cp_start
 from edgematch.local.startup import build_start

@@ -16,7 +16,7 @@ from edgematch.engines.backtrack.macro import (
     outer_colours,
     turn_blocks,
 )
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Board, Puzzle
 
 from support.rotations import normalised_rotation

@@ -21,7 +21,7 @@ from edgematch.engines.backtrack.macro_search import MacroSolver, build_macro_pl
 from edgematch.engines.backtrack.solver import BacktrackSolver
 from edgematch.errors import InputError
 from edgematch.formats import format_puzzle
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import Hint
 
 from support.cli import run_cli as _cli_json

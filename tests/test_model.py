@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import edgematch
 from edgematch import Board, InputError, Puzzle
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import infer_size, parse_square, rotate, square_name
 from edgematch.model.tiles import distinct_rotations
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import edgematch
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model.symmetry import divides_raw_count_by, symmetry_variants
 from edgematch.model.tiles import canonical_rotation, canonical_rotation_table
 

@@ -26,6 +26,7 @@ from PIL import Image
 import edgematch
 from edgematch.formats import read_puzzle
 
+from support.reference import reference_solutions
 from support.cli import run_console
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +71,7 @@ def test_python_example_runs_as_written_and_keeps_its_promises(tmp_path, monkeyp
 
     # Each print(...) line's comment says what it prints; the first gives it literally.
     print_lines = [line for line in code.splitlines() if line.lstrip().startswith("print(")]
-    assert len(print_lines) == len(printed) == 2
+    assert len(print_lines) == len(printed) == 3
     promised = print_lines[0].split("#", 1)[1].strip()
     assert printed[0] == promised == "470 480"
     # ... and those figures have independent sources: the published score of the board, and
@@ -100,6 +101,10 @@ def test_python_example_runs_as_written_and_keeps_its_promises(tmp_path, monkeyp
     assert made.puzzle.width == made.puzzle.height == 8
     assert made.solution.verify().valid
     assert [edgematch.square_name(h.square, 8) for h in made.puzzle.hints] == ["H1"]
+
+    # the front door's count of owen1-5x5: the brute-force reference counts it by the rules
+    assert print_lines[2].split("#", 1)[1].strip().startswith(printed[2] + " ")
+    assert int(printed[2]) == len(reference_solutions(edgematch.load("owen1-5x5"))) == 16
 
     # p8.txt lands in the working directory and reads back as the same puzzle
     written = tmp_path / "p8.txt"

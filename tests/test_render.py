@@ -10,7 +10,7 @@ from PIL import Image
 from rich.console import Console
 
 from edgematch.errors import InputError
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.model import EMPTY, Board, Puzzle
 from edgematch.render import board_png, board_svg, palette_for, tiles_png, tiles_svg
 from edgematch.render.palette import (

@@ -15,7 +15,7 @@ import pytest
 
 from edgematch.errors import InputError
 from edgematch.formats import format_puzzle, parse_board, read_board
-from edgematch.generate import generate
+from edgematch.generator import generate
 from edgematch.local import SearchState, TabuParams, TabuVLNS
 from edgematch.runs import RunStore, resume_run, start_run
 from edgematch.runs.store import KEEP_CHECKPOINTS

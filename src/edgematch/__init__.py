@@ -6,6 +6,9 @@
 (16, 16, 256)
 """
 
+from .api import count, estimate, generate, search, solve
+from .engines.base import Limits, StopFlag, StopReason
+from .engines.result import SearchResult
 from .errors import InputError
 from .formats import (
     format_board,
@@ -23,7 +26,8 @@ from .model import EMPTY, Board, Hint, Puzzle, Verification, parse_square, squar
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "EMPTY", "Hint", "InputError", "Puzzle", "Verification", "format_board", "format_puzzle",
-    "load", "load_board", "parse_board", "parse_puzzle", "parse_square", "read_board", "read_puzzle",
+    "Board", "EMPTY", "Hint", "InputError", "Limits", "Puzzle", "SearchResult", "StopFlag", "StopReason",
+    "Verification", "count", "estimate", "format_board", "format_puzzle", "generate", "load", "load_board",
+    "parse_board", "parse_puzzle", "parse_square", "read_board", "read_puzzle", "search", "solve",
     "square_name", "write_board", "write_puzzle",
 ]

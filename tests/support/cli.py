@@ -12,7 +12,7 @@ from pathlib import Path
 
 from edgematch.cli.main import main
 from edgematch.formats import format_puzzle
-from edgematch.generate import generate
+from edgematch.generator import generate
 
 # The console script installed next to the interpreter running the tests (pip install -e .).
 CONSOLE_SCRIPT = Path(sys.executable).with_name("edgematch")

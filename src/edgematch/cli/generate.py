@@ -6,7 +6,7 @@ import re
 
 from ..errors import InputError
 from ..formats import format_board, format_puzzle
-from ..generate import generate
+from ..generator import generate
 from .common import HelpFormatter, print_json, write_output
 
 EXAMPLES = """examples:

@@ -236,5 +236,11 @@ class Board:
             return NotImplemented
         return self.puzzle == other.puzzle and self.same_placement(other)
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, shown by Jupyter (as python-chess boards are)."""
+        from ..render.svg import board_svg
+
+        return board_svg(self)
+
     def __repr__(self) -> str:
         return f"<Board {self.width}x{self.height} {self.n_placed}/{self.puzzle.n_squares} placed, score {self.score()}/{self.puzzle.max_score}>"

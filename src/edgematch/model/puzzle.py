@@ -294,6 +294,12 @@ class Puzzle:
     def __hash__(self) -> int:
         return hash((self.width, self.height, self.tiles.tobytes(), self.hints))
 
+    def _repr_svg_(self) -> str:
+        """The tile set as an SVG picture, shown by Jupyter."""
+        from ..render.svg import tiles_svg
+
+        return tiles_svg(self)
+
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return f"<Puzzle{label} {self.width}x{self.height}, {len(self.colours)} colours, {len(self.hints)} hints>"

@@ -1,0 +1,82 @@
+"""The Python front door: one call per job, as the command line does it.
+
+Each function takes a :class:`~edgematch.model.Puzzle`, a bundled name (``"e2"``,
+``"owen1-6x6"``) or a file path, and returns plain results (a
+:class:`~edgematch.engines.result.SearchResult`, an
+:class:`~edgematch.estimator.Estimate`, a :class:`~edgematch.generator.Generated`)::
+
+    import edgematch
+    edgematch.count("owen1-5x5").solutions                 # 16
+    edgematch.solve("owen1-5x5", k=2).boards               # two solution Boards
+    edgematch.count("owen1-5x5", solver="colorpair", time_limit=60)
+    edgematch.search("owen1-8x8", schedule="breaks:40,50,55", time_limit=5).best_score
+    edgematch.estimate("e2", order="rowscan", corner="BL", hints="pooled").solutions
+
+Engine options (``order=``, ``shaving=``, ...) pass through to the engine's constructor,
+so the same names work here, on the engine classes and (spelled with dashes) on the
+command line.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from .engines import make_solver
+from .engines.base import Limits
+from .engines.result import SearchResult
+from .loading import load
+from .model import Board, Puzzle
+
+PuzzleLike = Puzzle | str | os.PathLike
+
+
+def as_puzzle(puzzle: PuzzleLike) -> Puzzle:
+    """A Puzzle as given, or loaded from a bundled name or a file."""
+    return puzzle if isinstance(puzzle, Puzzle) else load(puzzle)
+
+
+def _engine(solver: str, time_limit, node_limit, limits: Limits | None, options: dict):
+    return make_solver(solver, limits=Limits.of(limits, time_limit=time_limit, node_limit=node_limit), **options)
+
+
+def count(puzzle: PuzzleLike, solver: str = "backtrack", *, start: Board | None = None, time_limit=None,
+          node_limit=None, limits: Limits | None = None, **options: Any) -> SearchResult:
+    """The exact number of solutions (``result.complete`` says whether a limit cut it short)."""
+    return _engine(solver, time_limit, node_limit, limits, options).count(as_puzzle(puzzle), start=start)
+
+
+def solve(puzzle: PuzzleLike, k: int | None = 1, solver: str = "backtrack", *, start: Board | None = None,
+          callback: Callable[[Board], Any] | None = None, time_limit=None, node_limit=None,
+          limits: Limits | None = None, **options: Any) -> SearchResult:
+    """The first ``k`` solutions (``k=None``: all) in ``result.boards``."""
+    engine = _engine(solver, time_limit, node_limit, limits, options)
+    return engine.solve(as_puzzle(puzzle), k=k, start=start, callback=callback)
+
+
+def search(puzzle: PuzzleLike, schedule=None, *, start: Board | None = None,
+           callback: Callable[[Board, int], Any] | None = None, time_limit=None, node_limit=None,
+           limits: Limits | None = None, **options: Any) -> SearchResult:
+    """The best score the backtracker reaches when ``schedule`` allows some invalid joins
+    (``result.best_score``, ``result.best_board``), as ``edgematch search`` does."""
+    engine = _engine("backtrack", time_limit, node_limit, limits, dict(options, schedule=schedule))
+    return engine.best(as_puzzle(puzzle), start=start, callback=callback)
+
+
+def estimate(puzzle: PuzzleLike, order="rowscan", **options: Any):
+    """Brendan Owen's expected numbers of solutions and nodes for a scan order
+    (see :func:`edgematch.estimator.estimate` for the options)."""
+    from .estimator import estimate as owen_estimate
+
+    return owen_estimate(as_puzzle(puzzle), order, **options)
+
+
+def generate(width: int, height: int | None = None, **options: Any):
+    """A random puzzle with a planted solution (``.puzzle``, ``.solution``); see
+    :func:`edgematch.generator.generate` for the options."""
+    from .generator import generate as make
+
+    return make(width, height, **options)
+
+
+__all__ = ["as_puzzle", "count", "estimate", "generate", "search", "solve"]
