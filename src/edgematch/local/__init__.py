@@ -1,7 +1,11 @@
 """Score maximisation by local search (Schaus & Deville 2008): the assignment
 neighbourhood, the tabu search around it, starting boards and the reduced exact method."""
 
-from .neighbourhood import (
+from ..kernel_cache import guard
+
+guard(__file__)  # before any kernel module is imported: no stale machine code
+
+from .neighbourhood import (  # noqa: E402 - after the cache guard
     AssignmentMove,
     assignment_move,
     best_swap_move,

@@ -8,7 +8,10 @@ compiled searches and :mod:`.schedule` for invalid-join schedules.
 (the command line, the estimator) do not pay for importing Numba.
 """
 
+from ...kernel_cache import guard
 from ...model.orders import CORNERS, ORDER_NAMES, resolve_order, scan_order, search_order
+
+guard(__file__)  # before any kernel module is imported: no stale machine code
 
 __all__ = ["BacktrackSolver", "CORNERS", "ORDER_NAMES", "resolve_order", "scan_order", "search_order"]
 

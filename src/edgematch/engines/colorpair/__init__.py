@@ -4,10 +4,10 @@ filtering on colour pairs, preemptions, shaving and conflict-directed backjumpin
 The solver (and Numba) load on first use, so that command-line start-up stays fast.
 """
 
-from . import _cache_guard
+from ...kernel_cache import guard
 from .tables import HEURISTICS, STAT_NAMES, VALUE_ORDERS
 
-_cache_guard.check()
+guard(__file__)  # before any kernel module is imported: no stale machine code
 
 __all__ = ["ColorPairSolver", "SplitNode", "parse_shaving", "HEURISTICS", "STAT_NAMES", "VALUE_ORDERS"]
 
