@@ -7,12 +7,11 @@ used by ``solve`` and ``search`` too.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import signal
 import sys
 
 from ..engines import SOLVERS, make_solver
-from ..engines.base import StopFlag, StopReason
+from ..engines.base import StopFlag, StopReason, stop_on_signals
 from ..model.orders import CORNERS, ORDER_NAMES
 from .progress import ProgressLine, human
 from ..engines.result import SearchResult
@@ -107,34 +106,10 @@ def solver_from(args, **extra):
     return make_solver(args.solver, **options)
 
 
-@contextlib.contextmanager
-def stopping_on_signals(stop: StopFlag):
-    """SIGINT and SIGTERM ask the search to stop after its current slice (it then prints
-    its statistics so far); a second Ctrl-C interrupts at once. The handlers are installed
-    even when the process started with SIGINT ignored (a shell's background job)."""
-    def handler(signum, frame):
-        if stop.is_set() and signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        stop.signal = signum
-        stop.set(StopReason.INTERRUPTED)
-
-    installed = {}
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            installed[sig] = signal.signal(sig, handler)
-    except ValueError:  # not the main thread: leave signals alone
-        pass
-    try:
-        yield stop
-    finally:
-        for sig, previous in installed.items():
-            signal.signal(sig, previous)
-
-
 def run_search(args, call, **extra) -> SearchResult:
     """Run ``call(solver)`` with a progress line; Ctrl-C or SIGTERM end it with the result so far."""
     stop = StopFlag()
-    with stopping_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
+    with stop_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
         solver = solver_from(args, **extra)
         solver.progress = progress
         solver.stop = stop

@@ -15,7 +15,9 @@ that parallel runs, progress bars and storage can rely on every engine behaving 
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -99,7 +101,7 @@ class Limits:
         )
 
     def replace(self, **changes) -> "Limits":
-        data = {"time": self.time, "nodes": self.nodes, "solutions": self.solutions}
+        data: dict[str, Any] = {"time": self.time, "nodes": self.nodes, "solutions": self.solutions}
         data.update(changes)
         return Limits(**data)
 
@@ -317,6 +319,30 @@ class Engine:
         return SliceDriver(result, limits, stop=self.stop, **options)
 
 
+@contextlib.contextmanager
+def stop_on_signals(stop: StopFlag):
+    """SIGINT and SIGTERM set ``stop`` (the search ends after its current slice and reports
+    what it has); a second SIGINT interrupts at once. Installed even when the process was
+    started with SIGINT ignored (a shell's background job); a no-op outside the main thread."""
+    def handler(signum, frame):
+        if stop.is_set() and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        stop.signal = signum
+        stop.set(StopReason.INTERRUPTED)
+
+    installed = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            installed[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        pass
+    try:
+        yield stop
+    finally:
+        for sig, previous in installed.items():
+            signal.signal(sig, previous)
+
+
 def check_k(k: int | None) -> None:
     """``solve``'s number of solutions: None (all) or at least 1."""
     if k is not None and (isinstance(k, bool) or int(k) != k or k < 1):
@@ -324,4 +350,4 @@ def check_k(k: int | None) -> None:
 
 
 __all__ = ["Engine", "Limits", "ProgressCallback", "SliceDriver", "SliceReport", "StopFlag", "StopReason",
-           "check_k", "next_budget"]
+           "check_k", "next_budget", "stop_on_signals"]

@@ -18,13 +18,13 @@ counting from the checkpoint.
 from __future__ import annotations
 
 import contextlib
-import signal
 import time
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from ..engines.base import StopFlag, stop_on_signals
 from ..errors import InputError
 from ..formats import format_board, format_puzzle, parse_puzzle
 from ..model import Board, Puzzle
@@ -64,14 +64,18 @@ class RunRecorder:
         self.checkpoint_every = checkpoint_every
         self.history_every = history_every
         self.display = display
-        self.stop_requested = False
+        self.stop_flag = StopFlag()  # set by SIGINT / SIGTERM (engines.base.stop_on_signals)
         self.last_history = -np.inf
         self.last_checkpoint = time.monotonic()
         self.best_recorded = -1
 
     def stop(self, *_args) -> None:
-        """Ask the search to stop after the current batch (a signal handler)."""
-        self.stop_requested = True
+        """Ask the search to stop after the current batch."""
+        self.stop_flag.set()
+
+    @property
+    def stop_requested(self) -> bool:
+        return self.stop_flag.is_set()
 
     def record_best(self, board: Board, seconds: float, moves: int, score: int, claimed: int) -> None:
         score = verified_score(board, claimed)
@@ -99,29 +103,6 @@ class RunRecorder:
         if self.display is not None:
             self.display(progress)
         return not self.stop_requested
-
-
-@contextlib.contextmanager
-def stop_on_signals(recorder: RunRecorder):
-    """SIGINT / SIGTERM ask the search to stop cleanly (it then checkpoints); a second
-    SIGINT interrupts at once."""
-    installed = {}
-
-    def handler(signum, frame):
-        if recorder.stop_requested and signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        recorder.stop()
-
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            installed[sig] = signal.signal(sig, handler)
-    except ValueError:  # not the main thread: no signal handling
-        pass
-    try:
-        yield
-    finally:
-        for sig, old in installed.items():
-            signal.signal(sig, old)
 
 
 @dataclass
@@ -179,7 +160,9 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
     """
     params = params or TabuParams()
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2**63))
+        entropy = np.random.SeedSequence().entropy
+        assert isinstance(entropy, int)  # drawn from the OS when none is given
+        seed = int(entropy % (2**63))
     search = TabuVLNS(params, seed=seed)
     state = search.initial_state(puzzle, start_board)
     with RunStore(db) as store:
@@ -194,7 +177,7 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
         recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display)
         recorder.record_best(state.best_board(puzzle), 0.0, 0, state.best_score, state.best_score)
         recorder.save_checkpoint(state)
-        with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
+        with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=max_moves, target=target,
                                      callback=recorder, restart=_restarter(restart_spec, seed))
         return _finish(store, recorder, run_id, puzzle, result)
@@ -223,7 +206,7 @@ def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None =
             raise InputError(f"run {run_id} has no time budget left to resume with; give a time limit")
         budget = record.budget_seconds
         if budget is not None and state.elapsed + (time_limit or 0) > budget:
-            budget = state.elapsed + time_limit
+            budget = state.elapsed + (time_limit or 0)
         store.claim(run_id)
         if budget != record.budget_seconds:
             store.update_run(run_id, budget_seconds=budget)
@@ -231,7 +214,7 @@ def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None =
         best = store.best(run_id)
         recorder.best_recorded = best["score"] if best else -1
         search = TabuVLNS(params, seed=record.seed)
-        with stop_on_signals(recorder) if handle_signals else contextlib.nullcontext():
+        with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=record.max_moves,
                                      target=record.target, callback=recorder,
                                      restart=_restarter(record.info.get("restart"), record.seed))
