@@ -258,3 +258,21 @@ def test_real_process_exit_status_and_single_line(tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     done = run_console("verify", "e2", "record/Joshua_Blackwood_470")
     assert done.returncode == 1
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["info", "e2", "--format", "bogus"], "--format: unknown format 'bogus'"),
+    (["score", "e2", "record/Joshua_Blackwood_470", "--board-format", "bogus"], "--board-format: unknown format 'bogus'"),
+    (["search", "owen1-4x4", "--target", "25"], "the target score 25 is outside 1..24"),
+    (["search", "owen1-4x4", "--priority-colours", "99", "--priority-schedule", "3:1"], "priority colour 99 is not"),
+    (["count", "owen1-4x4", "--shaving", "all"], "--shaving belongs to the colorpair engine"),
+    (["count", "owen1-4x4", "--no-backjumping"], "--no-backjumping belongs to the colorpair engine"),
+    (["count", "owen1-4x4", "--solver", "cpsat", "--order", "spiral-in"], "--order and --corner do not apply"),
+    (["count", "owen1-4x4", "--time-limit", "nan"], "time limit must be a finite number"),
+    (["count", "owen1-4x4", "--time-limit", "-1"], "time limit must be a finite number"),
+])
+def test_meaningless_options_are_refused_in_one_line(capsys, argv, needle):
+    """Options that were silently accepted (or ignored) before the engine contract: each is
+    refused with one line naming it, exit 2."""
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err

@@ -157,6 +157,9 @@ def test_readme_test_command_has_its_extra():
     assert "'.[test]'" in second and second.strip().endswith("pytest")
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("pytest") for req in extras["test"])
+    assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
+    # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift
+    assert second.strip() in (ROOT / ".ci" / "run").read_text().splitlines()
 
 
 def test_version_of_the_console_script():

@@ -434,7 +434,7 @@ def _expected_partials(pools: _Pools, walk: _Walk, caps: list[int] | None) -> li
         p_frame = frame_cache[(need_a, need_b)][walk.frame_joins[i]]
         q = inner_cache[need_inner]  # q[k][m] = P(first m-k of m joins match, last k do not)
         m = walk.inner_joins[i]
-        if arrangements is None:
+        if arrangements is None or caps is None:
             p_inner = q[0][m]
         else:
             p_inner = sum((q[k][m] * arrangements[depth][k] for k in range(min(caps[i], m) + 1)), Fraction(0))

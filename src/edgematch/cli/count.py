@@ -86,6 +86,15 @@ def colorpair_options(args) -> dict:
                 patterns=args.cp_patterns)
 
 
+def colorpair_flags(args) -> list[tuple[str, bool]]:
+    """(flag, given) for every ColorPair switch: given means set away from its default."""
+    defaults = {"heuristic": "min-expected-gap", "shaving": None, "shaving_passes": "fixpoint", "value_order": "tile"}
+    flags = [(f"--{name.replace('_', '-')}", getattr(args, name) != default) for name, default in defaults.items()]
+    flags += [(f"--no-{name[3:].replace('_', '-')}", not getattr(args, name))
+              for name in vars(args) if name.startswith("cp_")]
+    return flags
+
+
 def solver_from(args, **extra):
     if args.solver == "colorpair":
         if args.order != "rowscan" or args.corner or getattr(args, "symmetry", False) or \
@@ -95,6 +104,9 @@ def solver_from(args, **extra):
         options = dict(time_limit=args.time_limit, node_limit=args.node_limit, **colorpair_options(args))
         options.update(extra)
         return make_solver(args.solver, **options)
+    changed = [flag for flag, value in colorpair_flags(args) if value]
+    if changed:
+        raise InputError(f"{changed[0]} belongs to the colorpair engine (--solver colorpair), not --solver {args.solver}")
     options = dict(order=args.order, corner=args.corner, time_limit=args.time_limit, node_limit=args.node_limit)
     if getattr(args, "symmetry", False):
         options["symmetry"] = True

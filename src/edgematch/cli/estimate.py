@@ -66,8 +66,10 @@ def run(args) -> int:
     print(f"expected solutions: {_number(est.solutions)}")
     print(f"expected nodes:     {_number(est.nodes)}")
     if est.depth:
-        square = square_name(est.widest_square, width)
-        print(f"widest depth:       {est.widest_depth} (square {square}, {_number(est.nodes_per_depth[est.widest_depth - 1])} expected nodes)")
+        widest = est.widest_square
+        assert widest is not None  # there are squares to fill
+        where = square_name(widest, width)
+        print(f"widest depth:       {est.widest_depth} (square {where}, {_number(est.nodes_per_depth[est.widest_depth - 1])} expected nodes)")
     for note in est.notes:
         print(f"note: {note}")
     if args.per_depth:

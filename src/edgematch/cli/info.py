@@ -66,7 +66,7 @@ def _ranges(values: list[int]) -> str:
     """'1-5, 7' style listing of sorted integers."""
     parts, start, prev = [], None, None
     for v in values:
-        if start is None:
+        if start is None or prev is None:
             start = prev = v
         elif v == prev + 1:
             prev = v

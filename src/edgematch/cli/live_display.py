@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import time
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
 from ..local.tabu import Progress
+from ..model import Board
 from ..render.terminal import board_renderable
 
 REFRESH_SECONDS = 0.25
@@ -26,8 +27,8 @@ class LiveDisplay:
         self.console = console or Console(stderr=True)
         self.cell = cell
         self.live: Live | None = None
-        self.board = None
-        self.board_score = None
+        self.board: Board | None = None
+        self.board_score: int | None = None
         self.line = Text("starting ...")
         self.notes: list[str] = []
         self.last_refresh = 0.0
@@ -47,7 +48,8 @@ class LiveDisplay:
         return False
 
     def _view(self):
-        parts = [Text(n, style="dim") for n in self.notes] + [self.line]
+        parts: list[RenderableType] = [Text(n, style="dim") for n in self.notes]
+        parts.append(self.line)
         if self.board is not None:
             parts.append(board_renderable(self.board, cell=self.cell))
         return Group(*parts)

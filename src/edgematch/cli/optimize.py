@@ -158,7 +158,9 @@ def run(args) -> int:
         if seed is None:
             import numpy as np
 
-            seed = int(np.random.SeedSequence().entropy % (2**63))
+            entropy = np.random.SeedSequence().entropy
+            assert isinstance(entropy, int)  # drawn from the OS when none is given
+            seed = int(entropy % (2**63))
         start_board, start_info = None, {"kind": args.start}
         started = time.perf_counter()
         if args.start_board:

@@ -106,6 +106,7 @@ def run(args) -> int:
 
         board = fill_board(board)
     if args.out and board is not None:
+        assert fmt is not None  # chosen above whenever --out is given
         write_output(format_board(board, fmt), args.out)
         written = args.out
     if args.json:

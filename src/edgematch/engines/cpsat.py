@@ -56,20 +56,20 @@ class CpSatModel:
         hint_map = puzzle.hint_map
         hinted_tiles = {tile for tile, _ in hint_map.values()}
 
-        self.tile = [m.NewIntVar(0, n_tiles - 1, f"tile_{s}") for s in range(n)]
-        self.rotation = [m.NewIntVar(0, 3, f"rot_{s}") for s in range(n)]
+        self.tile = [m.new_int_var(0, n_tiles - 1, f"tile_{s}") for s in range(n)]
+        self.rotation = [m.new_int_var(0, 3, f"rot_{s}") for s in range(n)]
         self.colour = []  # colour[s][side]
         for s in range(n):
             outer = T.outer_sides(s, W, H)
             sides = []
             for side in range(4):
                 if outer[side]:
-                    sides.append(m.NewConstant(T.GREY))  # grey border
+                    sides.append(m.new_constant(T.GREY))  # grey border
                 else:
-                    sides.append(m.NewIntVar(1, max(max_colour, 1), f"c_{s}_{'NESW'[side]}"))  # never grey inside
+                    sides.append(m.new_int_var(1, max(max_colour, 1), f"c_{s}_{'NESW'[side]}"))  # never grey inside
             self.colour.append(sides)
 
-        m.AddAllDifferent(self.tile)
+        m.add_all_different(self.tile)
 
         # Candidate (tile, rotation) rows per border shape: shape = which sides are outer.
         rotated = T.rotated_table(puzzle.tiles)  # (n, 4, 4)
@@ -85,15 +85,15 @@ class CpSatModel:
                 if outer not in rows_by_shape:
                     rows_by_shape[outer] = self._rows(rotated, outer, hinted_tiles)
                 rows = rows_by_shape[outer]
-            m.AddAllowedAssignments([self.tile[s], self.rotation[s], *self.colour[s]], rows)
+            m.add_allowed_assignments([self.tile[s], self.rotation[s], *self.colour[s]], rows)
 
         # Equal colours on both sides of every join.
         for s in range(n):
             row, col = divmod(s, W)
             if col + 1 < W:
-                m.Add(self.colour[s][T.E] == self.colour[s + 1][T.W])
+                m.add(self.colour[s][T.E] == self.colour[s + 1][T.W])
             if row + 1 < H:
-                m.Add(self.colour[s][T.S] == self.colour[s + W][T.N])
+                m.add(self.colour[s][T.S] == self.colour[s + W][T.N])
 
     def _rows(self, rotated: np.ndarray, outer: tuple[bool, ...], hinted_tiles: set[int]) -> list[tuple[int, ...]]:
         """Allowed (tile, rotation, N, E, S, W) on a square with these outer sides."""
@@ -153,9 +153,9 @@ class CpSatSolver(Engine):
     worker, as CP-SAT's exact enumeration requires.  ``symmetry``: count up to board
     rotation, as the backtracking engine does (the lowest-numbered corner tile fixed on
     the top-left corner, or on one of the two top corners of a rectangular board; only
-    for puzzles without hints).  ``order`` and ``corner`` are accepted so that the
-    command line can pass its common options, and ignored: CP-SAT picks its own
-    branching.  ``node_limit`` is not supported (CP-SAT has no branch limit).
+    for puzzles without hints).  CP-SAT picks its own branching, so a scan ``order``
+    other than the default row scan, or a ``corner``, is refused rather than ignored;
+    ``node_limit`` is not supported (CP-SAT has no branch limit).
     """
 
     name = "cpsat"
@@ -163,10 +163,10 @@ class CpSatSolver(Engine):
     def __init__(self, time_limit: float | None = None, workers: int = 1, symmetry: bool = False,
                  order=None, corner: str | None = None, node_limit: int | None = None, limits: Limits | None = None):
         self.limits = self._checked(Limits.of(limits, time_limit=time_limit, node_limit=node_limit))
+        if order not in (None, "rowscan") or corner is not None:
+            raise InputError("the cpsat solver picks its own branching: --order and --corner do not apply to it")
         self.workers = max(1, int(workers))
         self.symmetry = symmetry
-        self.order = order
-        self.corner = corner
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""

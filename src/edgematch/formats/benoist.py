@@ -54,8 +54,8 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
     hint_values = [integers(line, source, 4, "hint value") for line in hint_lines]
     _text.check_tile_count(size * size, tile_lines, text, source, f"the {size}x{size} board of line {size_line.number}")
     tiles = _text.read_tiles(tile_lines, source)
-    for line, tile in zip(tile_lines, tiles):
-        above = [c for c in tile if c > n_colours]
+    for line, sides in zip(tile_lines, tiles):
+        above = [c for c in sides if c > n_colours]
         if above:
             raise InputError(f"colour {above[0]} is above the {n_colours} colours declared on line {colours_line.number}",
                              source, line.number)

@@ -153,7 +153,7 @@ def _size_param(params: dict[str, str], key: str, source: str, line: int) -> int
     return int(value)
 
 
-def decode_letters(letters: str, order: str, n_squares: int, width: int, source: str, line: int) -> np.ndarray:
+def decode_letters(letters: str, order: str, n_squares: int, width: int, source: str, line: int | None) -> np.ndarray:
     """``board_edges`` -> (n_squares, 4) shown colours in the default numbering, -1 when empty."""
     if len(letters) != 4 * n_squares:
         raise InputError(
@@ -184,7 +184,7 @@ def decode_letters(letters: str, order: str, n_squares: int, width: int, source:
     return cells
 
 
-def decode_pieces(digits: str, n_squares: int, n_tiles: int, width: int, source: str, line: int) -> list[int]:
+def decode_pieces(digits: str, n_squares: int, n_tiles: int, width: int, source: str, line: int | None) -> list[int]:
     """``board_pieces`` -> 0-based tile per square, -1 for ``000``."""
     if len(digits) != 3 * n_squares or not digits.isascii() or not digits.isdigit():
         raise InputError(
@@ -249,9 +249,9 @@ def board_from_cells(
             continue
         rot = rotation_showing(puzzle, named, cells[sq])
         if rot is None:
-            shown = " ".join(str(int(c)) for c in T.rotate(puzzle.tiles[named], 0))
+            own = " ".join(str(int(c)) for c in T.rotate(puzzle.tiles[named], 0))
             raise InputError(
-                f"square {square_name(sq, width)}: tile {named + 1} ({shown}, N E S W) cannot show "
+                f"square {square_name(sq, width)}: tile {named + 1} ({own}, N E S W) cannot show "
                 f"{_letters(cells[sq])} ({_SIDES_TRBL}) in any rotation",
                 source,
                 line,
@@ -292,7 +292,9 @@ def board_from_cells(
                 source,
                 line,
             )
-        board.place(sq, choice, rotation_showing(puzzle, choice, cells[sq]))
+        rot = rotation_showing(puzzle, choice, cells[sq])
+        assert rot is not None  # choice is among the tiles that show these colours
+        board.place(sq, choice, rot)
         used[choice] = True
     return board
 

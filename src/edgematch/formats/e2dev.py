@@ -89,11 +89,14 @@ def element_lines(text: str, key: str) -> list[int]:
     if not m:
         return []
     decoder = json.JSONDecoder()
-    lines, pos = [], m.end()
+    lines: list[int] = []
+    pos = m.end()
     space = re.compile(r"[\s,]*")
     try:
         while True:
-            pos = space.match(text, pos).end()
+            gap = space.match(text, pos)
+            assert gap is not None  # [\s,]* matches everywhere
+            pos = gap.end()
             if pos >= len(text) or text[pos] == "]":
                 return lines
             lines.append(line_of(text, pos))
@@ -352,7 +355,7 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     if cells is not None:
         at = key_line(text, "board_edges")
         return board_from_cells(puzzle, cells, tiles, source, at)
-    if rotations is None:
+    if tiles is None or rotations is None:
         raise InputError('the board document has neither "board" nor "board_edges"', source)
     turn = site_turn(puzzle)
     board = Board(puzzle)

@@ -76,8 +76,8 @@ def sniff_puzzle(text: str) -> bool:
 def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     rows = content_lines(text)
     if len(rows) != puzzle.height:
-        line = rows[puzzle.height].number if len(rows) > puzzle.height else _text.last_line_number(text)
-        raise InputError(f"the board has {len(rows)} rows but the puzzle has {puzzle.height}", source, line)
+        at = rows[puzzle.height].number if len(rows) > puzzle.height else _text.last_line_number(text)
+        raise InputError(f"the board has {len(rows)} rows but the puzzle has {puzzle.height}", source, at)
     width = puzzle.width
     tiles = np.full(puzzle.n_squares, EMPTY, dtype=np.int64)
     rotations = np.zeros(puzzle.n_squares, dtype=np.int64)

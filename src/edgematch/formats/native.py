@@ -76,6 +76,7 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
         raise InputError("no tiles in the file", source, _text.last_line_number(text))
     tiles = _text.read_tiles(tile_lines, source)
     if size_line is not None:
+        assert width is not None and height is not None  # read with the size line
         _text.check_tile_count(width * height, tile_lines, text, source, f"the {width}x{height} board of line {size_line.number}")
     fallback = size_line.number if size_line is not None else tile_lines[-1].number
     puzzle = _text.build_puzzle(tiles, width, height, source, tile_lines, fallback, name)

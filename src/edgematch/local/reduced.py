@@ -267,19 +267,19 @@ def reduced_exact(puzzle: Puzzle, colour: int = 0, target: int | None = None, ti
     hint_tiles = {h.tile for h in puzzle.hints}
     rng = np.random.default_rng(seed) if seed is not None else None
     starts, tiles_, rots_ = [0], [], []
-    for q in order:
+    for sq in order:
         pairs = []
-        for tile in range(puzzle.n_tiles):
-            if tile in hint_tiles:
+        for candidate in range(puzzle.n_tiles):
+            if candidate in hint_tiles:
                 continue
-            mask = int(t.fit[tile, t.outer_mask[q]])
+            mask = int(t.fit[candidate, t.outer_mask[sq]])
             seen = set()
             for r in range(4):
                 if mask >> r & 1:
-                    view = tuple(int(c) for c in t.rotated[tile, r])
+                    view = tuple(int(c) for c in t.rotated[candidate, r])
                     if view not in seen:
                         seen.add(view)
-                        pairs.append((tile, r))
+                        pairs.append((candidate, r))
         if rng is not None:
             pairs = [pairs[i] for i in rng.permutation(len(pairs))]
         tiles_ += [a for a, _ in pairs]

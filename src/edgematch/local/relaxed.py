@@ -353,14 +353,14 @@ def _solve_cpsat(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng):
     for q in range(n):
         if q in puzzle.hint_map:
             tile, rotation = puzzle.hint_map[q]
-            tile_vars[q] = model.NewConstant(tile)
-            colour_vars[q] = [model.NewConstant(int(c)) for c in T.rotate(puzzle.tiles[tile], rotation)]
+            tile_vars[q] = model.new_constant(tile)
+            colour_vars[q] = [model.new_constant(int(c)) for c in T.rotate(puzzle.tiles[tile], rotation)]
             continue
         candidates = [int(x) for x in np.flatnonzero(tile_kinds == kinds[q]) if int(x) not in hint_tiles]
-        tile_vars[q] = model.NewIntVarFromDomain(cp_model.Domain.FromValues(candidates), f"tile{q}")
+        tile_vars[q] = model.new_int_var_from_domain(cp_model.Domain.FromValues(candidates), f"tile{q}")
         if q in relaxed_set:
             continue
-        colours = [model.NewIntVar(0, max_colour, f"c{q}_{s}") for s in range(4)]
+        colours = [model.new_int_var(0, max_colour, f"c{q}_{s}") for s in range(4)]
         colour_vars[q] = colours
         rows = set()
         for tile in candidates:
@@ -368,13 +368,13 @@ def _solve_cpsat(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng):
             for r in range(4):
                 if mask >> r & 1:
                     rows.add((tile, *(int(c) for c in t.rotated[tile, r])))
-        model.AddAllowedAssignments([tile_vars[q], *colours], sorted(rows))
-    model.AddAllDifferent([tile_vars[q] for q in range(n)])
+        model.add_allowed_assignments([tile_vars[q], *colours], sorted(rows))
+    model.add_all_different([tile_vars[q] for q in range(n)])
     for q in range(n):
         for side in (T.E, T.S):
             nb = int(t.neighbours[q, side])
             if nb >= 0 and q in colour_vars and nb in colour_vars:
-                model.Add(colour_vars[q][side] == colour_vars[nb][(side + 2) % 4])
+                model.add(colour_vars[q][side] == colour_vars[nb][(side + 2) % 4])
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1

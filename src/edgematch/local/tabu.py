@@ -229,7 +229,8 @@ class SearchState:
         return int(self.counters[K.SEGMENT])
 
     def copy(self) -> "SearchState":
-        return SearchState(*(getattr(self, f.name).copy() for f in fields(self)[:13]), self.elapsed, list(self.history))
+        arrays = {f.name: getattr(self, f.name).copy() for f in fields(self)[:13]}
+        return replace(self, **arrays, history=list(self.history))
 
     def board(self, puzzle: Puzzle) -> Board:
         return Board(puzzle, self.tile.astype(np.int32), self.rot.astype(np.int8))

@@ -89,6 +89,7 @@ class Puzzle:
             height = width
         elif width is None:
             width = height
+        assert width is not None and height is not None
         self._check_size(int(width), int(height), len(array))
         self.width = int(width)
         self.height = int(height)
@@ -109,7 +110,7 @@ class Puzzle:
             raise InputError(f"{n} tiles given but a {width}x{height} board needs {width * height}")
 
     def _check_tiles(self) -> None:
-        counts = Counter()
+        counts: Counter[int] = Counter()
         for index, tile in enumerate(self.tiles):
             grey = [c == T.GREY for c in tile]
             n_grey = sum(grey)
@@ -201,7 +202,8 @@ class Puzzle:
     @cached_property
     def _side_roles(self) -> tuple[Counter, Counter]:
         """Histograms of frame sides (along the border) and inner sides (facing inward)."""
-        frame, inner = Counter(), Counter()
+        frame: Counter[int] = Counter()
+        inner: Counter[int] = Counter()
         for tile in self.tiles:
             grey = [c == T.GREY for c in tile]
             for s, colour in enumerate(tile):

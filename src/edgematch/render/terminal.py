@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Literal
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -28,6 +29,9 @@ from ..model import EMPTY, Board, Puzzle
 from ..model.squares import row_letters
 from ..model.tiles import GREY, outer_sides
 from .palette import MISMATCH, RGB, Palette, palette_for, text_colour
+
+# Rich's colour systems (``Console(color_system=...)``).
+ColorSystem = Literal["auto", "standard", "256", "truecolor", "windows"]
 
 EMPTY_DIM: RGB = (44, 44, 44)
 EMPTY_EDGE: RGB = (64, 64, 64)
@@ -208,10 +212,10 @@ class Picture:
                 yield Segment(line)
                 yield Segment.line()
             return
-        for line in self.canvas.cells():
+        for row in self.canvas.cells():
             run: list[str] = []
             style: Style | None = None
-            for cell in line:
+            for cell in row:
                 cell_style = Style(
                     color=_rgb(cell.fg), bgcolor=_rgb(cell.bg), bold=cell.bold or None
                 )
@@ -258,13 +262,13 @@ def board_ansi(
     names: bool = False,
     marks: bool = True,
     cell: int = 3,
-    color_system: str | None = "truecolor",
+    color_system: ColorSystem | None = "truecolor",
 ) -> str:
     """The board as text with ANSI colour codes (``color_system=None``: the plain text)."""
     return render_to_string(board_renderable(board, numbers, names, marks, cell), color_system)
 
 
-def render_to_string(renderable, color_system: str | None = "truecolor") -> str:
+def render_to_string(renderable, color_system: ColorSystem | None = "truecolor") -> str:
     buffer = io.StringIO()
     console = Console(
         file=buffer,

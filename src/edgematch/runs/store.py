@@ -209,6 +209,7 @@ class RunStore:
                  budget_seconds, max_moves, target, "running", socket.gethostname(), os.getpid(),
                  json.dumps(info or {})),
             )
+            assert cur.lastrowid is not None  # always set after an INSERT
             return int(cur.lastrowid)
 
     def claim(self, run_id: int) -> None:

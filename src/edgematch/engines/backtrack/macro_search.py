@@ -268,7 +268,7 @@ def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks]) -> tuple[list[MacroB
         kind, turns = position_class(mr, mc, MW, MH)
         tl = 2 * mr * W + 2 * mc
         cells = (tl, tl + 1, tl + W, tl + W + 1)
-        ident: object = ("hinted", m) if any(sq in hint_map for sq in cells) else (kind, turns)
+        ident: tuple[str, int] = ("hinted", m) if any(sq in hint_map for sq in cells) else (kind, turns)
         if ident not in table_index:
             source = class_blocks(kind, turns)
             if ident[0] == "hinted":

@@ -335,6 +335,8 @@ class BacktrackSolver(Engine):
         n_sq = puzzle.n_squares
         allowed_by_tiles = schedule_array(self.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
         target = puzzle.max_score if self.target is None else int(self.target)
+        if not 0 < target <= puzzle.max_score:
+            raise InputError(f"the target score {target} is outside 1..{puzzle.max_score}, the maximum of this puzzle")
         prio_w = np.zeros(puzzle.n_tiles, np.int32)
         prio_by_tiles = np.zeros(n_sq + 1, np.int32)
         priority = self.priority_colours
@@ -342,6 +344,10 @@ class BacktrackSolver(Engine):
             priority = auto_priority_colours(puzzle)
         if priority:
             colours = set(int(c) for c in priority)
+            unknown = sorted(colours - set(puzzle.colours))
+            if unknown:
+                raise InputError(f"priority colour {unknown[0]} is not a colour of this puzzle "
+                                 f"(its colours: {', '.join(str(c) for c in puzzle.colours)})")
             prio_w = np.array([sum(int(c) in colours for c in tile) for tile in puzzle.tiles], np.int32)
             spec = self.priority_schedule
             if isinstance(spec, str) and spec.lower().startswith("julia:"):
@@ -553,5 +559,6 @@ def auto_priority_colours(puzzle: Puzzle) -> list[int]:
             n = sum(any(c in chosen for c in t) for t in tiles)
             if best is None or n < best[0]:
                 best = (n, [c1, inner[a], inner[b]])
+    assert best is not None  # at least two inner colours: one pair was tried
     return best[1]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -229,7 +229,7 @@ class ColorPairSolver(Engine):
         if start is None:
             pass
         elif isinstance(start, SplitNode):
-            path = [tuple(int(v) for v in step) for step in start.path]
+            path = [(int(s), int(t), int(r)) for s, t, r in start.path]
         elif isinstance(start, Board) or isinstance(start, Mapping):
             items = start.placements() if isinstance(start, Board) else {
                 int(s): (int(t), int(r)) for s, (t, r) in start.items()}
@@ -282,7 +282,7 @@ class ColorPairSolver(Engine):
             start_level = len(path)
             stat[:] = 0  # the replayed nodes belong to the search that made the split
             npd[:] = 0
-        stats = {"options": self.options(), "node_definition": NODE_NOTE, "kernel_calls": 0}
+        stats: dict[str, Any] = {"options": self.options(), "node_definition": NODE_NOTE, "kernel_calls": 0}
         if not ok:
             result.complete = True
             return self._finish(result, stat, npd, stats, driver.started)
