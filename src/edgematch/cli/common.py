@@ -45,24 +45,24 @@ def naming_option(option: str, call, *a):
                          tile=err.tile, hint=err.hint) from None
 
 
-def known_format(fmt: str | None, known, option: str) -> str | None:
-    """``fmt`` when it names a registered format (or is None); else one clear line, even
-    where the format would not be needed (a bundled name)."""
+def known_format(fmt: str | None, known, option: str, source: str | None = None) -> str | None:
+    """``fmt`` when it names a registered format (or is None); else one clear line naming
+    the file, even where the format would not be needed (a bundled name)."""
     if fmt is not None and fmt not in known:
-        raise InputError(f"{option}: unknown format '{fmt}' (known: {', '.join(sorted(known))})")
+        raise InputError(f"{option}: unknown format '{fmt}' (known: {', '.join(sorted(known))})", source)
     return fmt
 
 
 def puzzle_from(args):
     from ..formats import PUZZLE_FORMATS
 
-    return load(args.puzzle, known_format(args.puzzle_format, PUZZLE_FORMATS, "--format"))
+    return load(args.puzzle, known_format(args.puzzle_format, PUZZLE_FORMATS, "--format", str(args.puzzle)))
 
 
 def board_from(args, puzzle):
     from ..formats import BOARD_FORMATS
 
-    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format")
+    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format", str(args.board))
     return naming_option("--board-format", load_board, puzzle, args.board, fmt)
 
 
