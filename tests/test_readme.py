@@ -158,6 +158,7 @@ def test_readme_test_command_has_its_extra():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("pytest") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
+    assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src " in f" {second} "
     # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift
     assert second.strip() in (ROOT / ".ci" / "run").read_text().splitlines()
 

@@ -20,7 +20,8 @@ command line.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .engines import make_solver
 from .engines.base import Limits

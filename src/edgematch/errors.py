@@ -42,7 +42,7 @@ class InputError(ValueError):
             place = f"line {self.line}: "
         return place + self.message
 
-    def located(self, source: str | None = None, line: int | None = None) -> "InputError":
+    def located(self, source: str | None = None, line: int | None = None) -> InputError:
         """Return a copy that also names the file (and line) if they were not known yet."""
         return InputError(
             self.message,

@@ -61,9 +61,9 @@ base-10 logarithms.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 from .errors import InputError
 from .model import Puzzle

@@ -137,7 +137,7 @@ def generate(
     return Generated(puzzle, solution, seed, frame, inner)
 
 
-def _planted_edges(draws: "_Draws", width: int, height: int, frame: int, inner: int) -> np.ndarray:
+def _planted_edges(draws: _Draws, width: int, height: int, frame: int, inner: int) -> np.ndarray:
     """Colours N E S W of every square of the planted board, shape (W*H, 4), int32.
 
     Both a frame and an inner colour are drawn for every join (the one the join's place

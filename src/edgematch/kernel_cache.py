@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 STAMP = "edgematch-kernels.stamp"
 _MODEL = Path(__file__).resolve().parent / "model"

@@ -23,7 +23,7 @@ def load(spec: str | os.PathLike, fmt: str | None = None) -> Puzzle:
         return read_puzzle(text, fmt)
     if catalogue.is_bundled(text):
         return catalogue.load_bundled(text)
-    raise InputError(f"no such file or bundled puzzle (try 'edgematch info --list')", text)
+    raise InputError("no such file or bundled puzzle (try 'edgematch info --list')", text)
 
 
 def load_board(puzzle: Puzzle, spec: str | os.PathLike, fmt: str | None = None) -> Board:

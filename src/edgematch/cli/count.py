@@ -12,11 +12,11 @@ import sys
 
 from ..engines import SOLVERS, make_solver
 from ..engines.base import StopFlag, StopReason, stop_on_signals
-from ..model.orders import CORNERS, ORDER_NAMES
-from .progress import ProgressLine, human
 from ..engines.result import SearchResult
 from ..errors import InputError
+from ..model.orders import CORNERS, ORDER_NAMES
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from
+from .progress import ProgressLine, human
 
 EXAMPLES = """examples:
   edgematch count owen1-6x6                       260 solutions (65 up to rotation)

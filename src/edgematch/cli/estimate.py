@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..model.orders import CORNERS, ORDER_NAMES
 from ..estimator import HINT_MODELS, compare_orders, estimate
+from ..model.orders import CORNERS, ORDER_NAMES
 from ..model.squares import square_name
 from .common import HelpFormatter, add_puzzle_argument, print_json, puzzle_from
 

@@ -47,7 +47,7 @@ class ProgressLine:
         self.started = time.perf_counter()
         self.live: Live | None = None
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         self.started = time.perf_counter()
         return self
 

@@ -23,8 +23,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..runs import RunStore, default_db_path
     from pathlib import Path
+
+    from ..runs import RunStore, default_db_path
 
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")

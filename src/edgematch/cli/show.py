@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..model import Board
 from ..render import board_png, board_svg, tiles_png, tiles_svg
 from ..render.terminal import board_renderable, tiles_renderable
-from .common import HelpFormatter, add_board_argument, add_puzzle_argument, puzzle_from, board_from
+from .common import HelpFormatter, add_board_argument, add_puzzle_argument, board_from, puzzle_from
 
 EXAMPLES = """examples:
   edgematch show e2                                   the 256 tiles in the terminal

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ..errors import InputError
@@ -237,7 +237,7 @@ def load_bundled(name: str) -> Puzzle:
     return _load(_entry(name).name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(canonical: str) -> Puzzle:
     entry = _table()[canonical.lower()]
     puzzle = parse_puzzle(read_data_text(entry.file.path), f"edgematch-data/{entry.file.path}", entry.file.fmt)

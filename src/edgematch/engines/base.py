@@ -20,9 +20,10 @@ import math
 import signal
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Callable, Sequence
+from enum import StrEnum
+from typing import Any
 
 from ..errors import InputError
 from ..model import Board, Puzzle
@@ -31,7 +32,7 @@ from .result import SearchResult
 ProgressCallback = Callable[[dict], None]
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     """Why a search stopped before exhausting its space (``result.stopped_by``).
 
     The values are the plain strings that JSON output and older scripts use.
@@ -44,9 +45,6 @@ class StopReason(str, Enum):
     CALLBACK = "callback"  #: a callback returned True
     INTERRUPTED = "interrupted"  #: Ctrl-C, SIGTERM or a stop flag
     RESTARTS = "restarts"  #: a restart policy ran out of restarts
-
-    def __str__(self) -> str:  # print and f-strings show the plain value
-        return self.value
 
 
 def _check_seconds(value, what: str) -> float | None:
@@ -91,7 +89,7 @@ class Limits:
         object.__setattr__(self, "solutions", _check_count(self.solutions, "the number of solutions"))
 
     @classmethod
-    def of(cls, limits: "Limits | None" = None, *, time_limit=None, node_limit=None, solutions=None) -> "Limits":
+    def of(cls, limits: Limits | None = None, *, time_limit=None, node_limit=None, solutions=None) -> Limits:
         """``limits`` with any of the loose keywords (the engines' older spelling) added."""
         base = limits or cls()
         return cls(
@@ -100,7 +98,7 @@ class Limits:
             solutions=base.solutions if solutions is None else solutions,
         )
 
-    def replace(self, **changes) -> "Limits":
+    def replace(self, **changes) -> Limits:
         data: dict[str, Any] = {"time": self.time, "nodes": self.nodes, "solutions": self.solutions}
         data.update(changes)
         return Limits(**data)

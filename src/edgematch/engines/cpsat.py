@@ -27,7 +27,7 @@ engines only with that in mind.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from ortools.sat.python import cp_model

@@ -9,8 +9,8 @@ its structure, and the reader then reports any bad value with its exact line.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import PurePath
-from typing import Iterable, Sequence
 
 from ..errors import InputError
 from ..model import Hint, Puzzle

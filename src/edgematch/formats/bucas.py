@@ -24,7 +24,7 @@ in the viewer, with ``board_pieces`` whenever the tiles can be numbered in three
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -70,7 +70,7 @@ def piece_digits(board: Board) -> str | None:
     return "".join("000" if t == EMPTY else f"{int(t) + 1:03d}" for t in board.tiles)
 
 
-@lru_cache(maxsize=None)
+@cache
 def motif_maps() -> dict[str, dict[str, int]]:
     """For each ``motifs_order``: letter in that order -> colour in the default numbering."""
     text = resources.files("edgematch.data").joinpath("files/record_boards/colour_numbering_maps.tsv").read_text()

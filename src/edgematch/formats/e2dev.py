@@ -79,13 +79,13 @@ def line_of(text: str, offset: int) -> int:
 
 def key_line(text: str, key: str) -> int | None:
     """Line of the first ``"key":`` in the text (for messages about that key)."""
-    m = re.search(r'"%s"\s*:' % re.escape(key), text)
+    m = re.search(rf'"{re.escape(key)}"\s*:', text)
     return line_of(text, m.start()) if m else None
 
 
 def element_lines(text: str, key: str) -> list[int]:
     """Line where each element of the array under ``"key":`` starts ([] if it cannot tell)."""
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
+    m = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text)
     if not m:
         return []
     decoder = json.JSONDecoder()

@@ -9,9 +9,9 @@ asked for ``--format``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..errors import InputError
 from ..model import Board, Puzzle

@@ -5,7 +5,7 @@ from ..kernel_cache import guard
 
 guard(__file__)  # before any kernel module is imported: no stale machine code
 
-from .neighbourhood import (  # noqa: E402 - after the cache guard
+from .neighbourhood import (
     AssignmentMove,
     assignment_move,
     best_swap_move,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .hungarian import min_cost_assignment
 from .rng import below
 
 #: Weights are scaled so that random tie-breaking noise can be added below the unit.

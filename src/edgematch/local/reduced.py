@@ -28,7 +28,7 @@ from numba import njit
 from ..errors import InputError
 from ..model import Board, Puzzle
 from .hungarian import min_cost_assignment
-from .kernels import SCALE, FORBIDDEN
+from .kernels import FORBIDDEN
 from .tables import build_tables
 
 SLICE_NODES = 100_000

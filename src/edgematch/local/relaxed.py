@@ -30,7 +30,7 @@ from numba import njit
 from ortools.sat.python import cp_model
 
 from ..errors import InputError
-from ..model import EMPTY, Board, Puzzle
+from ..model import Board, Puzzle
 from ..model import tiles as T
 from .neighbourhood import assignment_move
 from .rng import below, seed_state

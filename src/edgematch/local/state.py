@@ -32,7 +32,7 @@ class LocalState:
 
     # ------------------------------------------------------------------ conversions
     @classmethod
-    def from_board(cls, board: Board) -> "LocalState":
+    def from_board(cls, board: Board) -> LocalState:
         """The state of a complete board whose tiles all stand on squares of their kind."""
         puzzle = board.puzzle
         tables = build_tables(puzzle)
@@ -65,7 +65,7 @@ class LocalState:
     def to_board(self) -> Board:
         return Board(self.puzzle, self.tile.astype(np.int32), self.rot.astype(np.int8))
 
-    def copy(self) -> "LocalState":
+    def copy(self) -> LocalState:
         twin = object.__new__(LocalState)
         twin.puzzle = self.puzzle
         twin.tables = self.tables

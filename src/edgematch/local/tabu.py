@@ -27,8 +27,9 @@ from __future__ import annotations
 import io
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -147,7 +148,7 @@ class TabuParams:
                 raise InputError(f"{name} must not be negative")
 
     @classmethod
-    def plain_lns(cls, set_size: int, selection: str = "random") -> "TabuParams":
+    def plain_lns(cls, set_size: int, selection: str = "random") -> TabuParams:
         """The bare large-neighbourhood move of the paper's Figure 3: no tabu lists, no
         diversification, no intensification."""
         return cls(set_size=set_size, set_size_max=None, selection=selection, position_tenure=(0, 0),
@@ -181,7 +182,7 @@ class TabuParams:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TabuParams":
+    def from_dict(cls, data: dict[str, Any]) -> TabuParams:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
@@ -228,7 +229,7 @@ class SearchState:
     def segment(self) -> int:
         return int(self.counters[K.SEGMENT])
 
-    def copy(self) -> "SearchState":
+    def copy(self) -> SearchState:
         arrays = {f.name: getattr(self, f.name).copy() for f in fields(self)[:13]}
         return replace(self, **arrays, history=list(self.history))
 
@@ -247,7 +248,7 @@ class SearchState:
         return buffer.getvalue()
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "SearchState":
+    def from_bytes(cls, data: bytes) -> SearchState:
         try:
             with np.load(io.BytesIO(data)) as archive:
                 arrays = {f.name: archive[f.name].copy() for f in fields(cls)[:13]}
@@ -257,7 +258,7 @@ class SearchState:
         return cls(**arrays, elapsed=float(meta["elapsed"]), history=[tuple(h) for h in meta["history"]])
 
     @classmethod
-    def fresh(cls, start: LocalState, rng_words: np.ndarray) -> "SearchState":
+    def fresh(cls, start: LocalState, rng_words: np.ndarray) -> SearchState:
         n = start.puzzle.n_squares
         counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
         counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = counters[K.LOCAL] = start.score
@@ -284,7 +285,7 @@ class Progress:
     max_score: int
     moves_per_second: float
     improved: bool
-    _search: "_Running"
+    _search: _Running
 
     def state(self) -> SearchState:
         """A copy of the full search state (for a checkpoint)."""

@@ -42,10 +42,10 @@ from .kernels import (
     all_matches,
     assignment_weights,
     hole_needs,
-    weighted_assignment_weights,
     place_assignment,
     random_fitting_rotation,
     swap_rotate,
+    weighted_assignment_weights,
 )
 from .rng import below, between, shuffle
 
@@ -153,7 +153,7 @@ def diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
     for _ in range(moves):
         a = -1
         b = -1
-        for attempt in range(100):
+        for _attempt in range(100):
             x = movable[below(rng, n_movable)]
             y = movable[below(rng, n_movable)]
             if x != y and fit[tile[x], outer_mask[y]] != 0 and fit[tile[y], outer_mask[x]] != 0:
@@ -272,7 +272,7 @@ def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, mova
             if i != j and tabu_arc[arc_slot(squares[i], squares[j], n, arc_size)] > it:
                 g -= TABU
             matrix[i * k + j] = g
-    for f in range(min(params[P_FORCE], k)):  # these pieces must leave their square
+    for _forced in range(min(params[P_FORCE], k)):  # these pieces must leave their square
         i = below(rng, k)
         matrix[i * k + i] -= TABU
     return k

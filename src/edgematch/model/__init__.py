@@ -3,7 +3,7 @@
 from .board import EMPTY, Board, Join, Mismatch, Verification, inner_joins
 from .puzzle import Hint, Puzzle, infer_size
 from .squares import parse_square, square_name
-from .tiles import CORNER, E, EDGE, GREY, INNER, N, S, W, rotate
+from .tiles import CORNER, EDGE, GREY, INNER, E, N, S, W, rotate
 
 __all__ = [
     "Board", "EMPTY", "Hint", "Join", "Mismatch", "Puzzle", "Verification", "infer_size",

@@ -91,7 +91,7 @@ class Board:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_hints(cls, puzzle: Puzzle) -> "Board":
+    def from_hints(cls, puzzle: Puzzle) -> Board:
         """The board with only the puzzle's hints placed."""
         board = cls(puzzle)
         for h in puzzle.hints:
@@ -99,13 +99,13 @@ class Board:
         return board
 
     @classmethod
-    def from_placements(cls, puzzle: Puzzle, placements: dict[int, tuple[int, int]]) -> "Board":
+    def from_placements(cls, puzzle: Puzzle, placements: dict[int, tuple[int, int]]) -> Board:
         board = cls(puzzle)
         for square, (tile, rotation) in placements.items():
             board.place(square, tile, rotation)
         return board
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.puzzle, self.tiles.copy(), self.rotations.copy())
 
     def place(self, square: int, tile: int, rotation: int) -> None:
@@ -227,7 +227,7 @@ class Board:
     def placements(self) -> dict[int, tuple[int, int]]:
         return {int(sq): (int(self.tiles[sq]), int(self.rotations[sq])) for sq in self.placed()}
 
-    def same_placement(self, other: "Board") -> bool:
+    def same_placement(self, other: Board) -> bool:
         """Equal as placements: rotations that show the same edges count as one."""
         return np.array_equal(self.tiles, other.tiles) and np.array_equal(self.edges(), other.edges())
 

@@ -10,9 +10,9 @@ symmetric and duplicate tiles) are computed once, on demand.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -252,10 +252,10 @@ class Puzzle:
         return found
 
     # ------------------------------------------------------------------ derived puzzles
-    def with_hints(self, hints, name: str | None = None) -> "Puzzle":
+    def with_hints(self, hints, name: str | None = None) -> Puzzle:
         return Puzzle(self.tiles, self.width, self.height, hints, self.name if name is None else name)
 
-    def without_hints(self, name: str | None = None) -> "Puzzle":
+    def without_hints(self, name: str | None = None) -> Puzzle:
         return self.with_hints(None, name)
 
     # ------------------------------------------------------------------ reports

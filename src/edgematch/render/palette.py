@@ -12,7 +12,7 @@ here is a fixed function of the colour numbers, so pictures are the same on ever
 from __future__ import annotations
 
 import colorsys
-from typing import Iterable
+from collections.abc import Iterable
 
 RGB = tuple[int, int, int]
 
@@ -103,13 +103,14 @@ class Palette:
             return (255, 0, 255)
 
     def hex(self, colour: int) -> str:
-        return "#%02x%02x%02x" % self[colour]
+        red, green, blue = self[colour]
+        return f"#{red:02x}{green:02x}{blue:02x}"
 
     def items(self) -> list[tuple[int, RGB]]:
         return sorted(self._colours.items())
 
     @classmethod
-    def for_colours(cls, colours: Iterable[int]) -> "Palette":
+    def for_colours(cls, colours: Iterable[int]) -> Palette:
         """Official colours when every number is in 0..22, generated colours otherwise."""
         numbers = sorted({int(c) for c in colours if int(c) != 0})
         if not numbers or numbers[-1] < len(OFFICIAL_COLOURS):

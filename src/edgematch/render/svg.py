@@ -75,7 +75,8 @@ def _paint(fill: RGB | None, outline: RGB | None, width: float) -> str:
 
 
 def _hex(rgb: RGB) -> str:
-    return "#%02x%02x%02x" % tuple(rgb)
+    red, green, blue = rgb
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def _num(value: float) -> str:

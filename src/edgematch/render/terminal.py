@@ -344,7 +344,10 @@ def tiles_text(puzzle: Puzzle, columns: int | None = None) -> str:
 
 
 def _rgb(pixel: Pixel) -> str | None:
-    return None if pixel is None else "rgb(%d,%d,%d)" % pixel
+    if pixel is None:
+        return None
+    red, green, blue = pixel
+    return f"rgb({red},{green},{blue})"
 
 
 def _check_cell(cell: int) -> None:

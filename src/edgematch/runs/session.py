@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from ..engines.base import StopFlag, stop_on_signals
 from ..errors import InputError
 from ..formats import format_board, format_puzzle, parse_puzzle
-from ..model import Board, Puzzle
 from ..local.tabu import LocalSearchResult, Progress, SearchState, TabuParams, TabuVLNS
+from ..model import Board, Puzzle
 from .store import RunStore
 
 CHECKPOINT_EVERY = 30.0

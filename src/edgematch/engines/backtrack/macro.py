@@ -68,7 +68,7 @@ class MacroBlocks:
     def __len__(self) -> int:
         return len(self.tiles)
 
-    def without_tiles(self, tiles) -> "MacroBlocks":
+    def without_tiles(self, tiles) -> MacroBlocks:
         """The blocks that use none of ``tiles`` (e.g. the hinted ones)."""
         mask = ~np.isin(self.tiles, np.asarray(list(tiles), dtype=self.tiles.dtype)).any(axis=1)
         return MacroBlocks(self.kind, self.tiles[mask], self.rotations[mask], self.outer[mask])

@@ -29,8 +29,8 @@ counts the tiles of partial blocks that fail before their block is complete.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -176,14 +176,14 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     dense = np.zeros(int(colours[-1]) + 1, np.int32)  # colour -> 0..K-1 (grey stays 0)
     dense[colours] = np.arange(K, dtype=np.int32)
 
-    def pair(first: int, second: int) -> np.ndarray:
-        return dense[outer[:, first]] * np.int32(K) + dense[outer[:, second]]
+    def pair(sides: np.ndarray, first: int, second: int) -> np.ndarray:
+        return dense[sides[:, first]] * np.int32(K) + dense[sides[:, second]]
 
     # pairs: north/south read left to right, east/west top to bottom (see macro.py's outer layout)
     keys = which.astype(np.int64) * (k2 * k2)  # key = (table, west pair, north pair)
-    keys += pair(7, 6).astype(np.int64) * k2
-    keys += pair(0, 1)
-    east, south = pair(2, 3), pair(5, 4)
+    keys += pair(outer, 7, 6).astype(np.int64) * k2
+    keys += pair(outer, 0, 1)
+    east, south = pair(outer, 2, 3), pair(outer, 5, 4)
     del outer, which
 
     # within a key, blocks sorted by their tiles TL, TR, BL, BR: the blocks sharing a used

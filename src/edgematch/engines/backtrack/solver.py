@@ -17,22 +17,22 @@ to the callback and lets Ctrl-C through.  An interrupted search returns what it 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
 from ...errors import InputError
 from ...model import Board, Puzzle, square_name
 from ...model import tiles as T
+from ...model.orders import resolve_order, search_order
+from ...model.schedules import julia_priority_schedule, schedule_array
 from ...model.symmetry import symmetry_variants
 from ..base import Engine, Limits, SliceDriver, SliceReport, StopReason, check_k
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search
 from .bit_kernel import bit_search, bit_tables
-from ...model.orders import resolve_order, search_order
 from .plan import P_NCHK, SearchPlan, build_plan
-from ...model.schedules import julia_priority_schedule, schedule_array
 
 ProgressCallback = Callable[[dict], None]
 KERNELS = ("auto", "lists", "bits")

@@ -17,8 +17,9 @@ Ctrl-C through.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -28,9 +29,27 @@ from ..base import Engine, Limits, SliceReport, check_k
 from ..result import SearchResult
 from . import search as K
 from .tables import (
-    CFG_BACKJUMP, CFG_CONTRADICTION, CFG_CYCLES, CFG_HEURISTIC, CFG_INSTANTIATION, CFG_OPPOSITE, CFG_PATTERNS,
-    CFG_PREEMPTION, CFG_SHARED_EDGES, CFG_SHAVE, CFG_SHAVE_REPEAT, CFG_SIZE, CFG_VALUE_ORDER, HEURISTICS, STAT, STAT_NAMES,
-    VALUE_ORDERS, CFG, NPD, STATS, build_state,
+    CFG,
+    CFG_BACKJUMP,
+    CFG_CONTRADICTION,
+    CFG_CYCLES,
+    CFG_HEURISTIC,
+    CFG_INSTANTIATION,
+    CFG_OPPOSITE,
+    CFG_PATTERNS,
+    CFG_PREEMPTION,
+    CFG_SHARED_EDGES,
+    CFG_SHAVE,
+    CFG_SHAVE_REPEAT,
+    CFG_SIZE,
+    CFG_VALUE_ORDER,
+    HEURISTICS,
+    NPD,
+    STAT,
+    STAT_NAMES,
+    STATS,
+    VALUE_ORDERS,
+    build_state,
 )
 
 FIRST_SLICE_NODES = 50_000
