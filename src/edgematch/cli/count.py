@@ -31,6 +31,12 @@ and exits with status 130 (143 after SIGTERM); a second Ctrl-C interrupts at onc
 """
 
 
+#: Defaults of the ColorPair options that take a value (their flags, and the test that
+#: refuses them on other engines, read this one table).
+COLORPAIR_DEFAULTS = {"heuristic": "min-expected-gap", "shaving": None, "shaving_passes": "fixpoint",
+                      "value_order": "tile"}
+
+
 def add_search_options(p: argparse.ArgumentParser, symmetry: bool = True) -> None:
     """Options shared by count, solve and search."""
     p.add_argument("--solver", default="backtrack", choices=list(SOLVERS), help="search engine (default: backtrack)")
@@ -60,13 +66,14 @@ def add_colorpair_options(p: argparse.ArgumentParser) -> None:
     from ..engines.colorpair.tables import HEURISTICS, VALUE_ORDERS
 
     g = p.add_argument_group("colorpair engine (--solver colorpair; Benoist & Bourreau 2008)")
-    g.add_argument("--heuristic", choices=list(HEURISTICS), default="min-expected-gap",
+    g.add_argument("--heuristic", choices=list(HEURISTICS), default=COLORPAIR_DEFAULTS["heuristic"],
                    help="choice of the most urgent colour pair (default: min-expected-gap)")
-    g.add_argument("--shaving", metavar="L", default=None,
+    g.add_argument("--shaving", metavar="L", default=COLORPAIR_DEFAULTS["shaving"],
                    help="probe squares with at most L values: '-' (none, default), a number, or 'all'")
-    g.add_argument("--shaving-passes", choices=("fixpoint", "one"), default="fixpoint",
+    g.add_argument("--shaving-passes", choices=("fixpoint", "one"), default=COLORPAIR_DEFAULTS["shaving_passes"],
                    help="repeat the probing pass while it places tiles (default) or one pass per node")
-    g.add_argument("--value-order", choices=list(VALUE_ORDERS), default="tile", help="order of the values tried")
+    g.add_argument("--value-order", choices=list(VALUE_ORDERS), default=COLORPAIR_DEFAULTS["value_order"],
+                   help="order of the values tried")
     for flag, text in [("preemption", "preemption tags (section 4.1)"),
                        ("backjumping", "conflict-directed backjumping (section 5.2)"),
                        ("opposite-pairs", "colour pairs of opposite sides (section 3.2)"),
@@ -88,8 +95,8 @@ def colorpair_options(args) -> dict:
 
 def colorpair_flags(args) -> list[tuple[str, bool]]:
     """(flag, given) for every ColorPair switch: given means set away from its default."""
-    defaults = {"heuristic": "min-expected-gap", "shaving": None, "shaving_passes": "fixpoint", "value_order": "tile"}
-    flags = [(f"--{name.replace('_', '-')}", getattr(args, name) != default) for name, default in defaults.items()]
+    flags = [(f"--{name.replace('_', '-')}", getattr(args, name) != default)
+             for name, default in COLORPAIR_DEFAULTS.items()]
     flags += [(f"--no-{name[3:].replace('_', '-')}", not getattr(args, name))
               for name in vars(args) if name.startswith("cp_")]
     return flags

@@ -173,6 +173,7 @@ class SliceDriver:
     nodes_done: int = 0
     solutions_done: int = 0
     extra_progress: Callable[[], dict] | None = None
+    deepest: int | None = None  # the deepest level an engine reports itself (else the result's)
 
     def __post_init__(self) -> None:
         self.budget = self.first_budget
@@ -219,7 +220,7 @@ class SliceDriver:
                 self.nodes_done += int(report.nodes)
                 self.solutions_done += int(report.solutions)
                 if report.deepest is not None:
-                    self._deepest = report.deepest
+                    self.deepest = report.deepest
                 stop = False
                 for board in report.boards:
                     if collect:
@@ -254,11 +255,10 @@ class SliceDriver:
 
     def progress_stats(self) -> dict:
         seconds = self.elapsed()
-        deepest = getattr(self, "_deepest", None)
         stats = {
             "nodes": self.nodes_done,
             "nodes_per_second": self.nodes_done / seconds if seconds > 0 else 0.0,
-            "deepest": self.result.deepest if deepest is None else deepest,
+            "deepest": self.result.deepest if self.deepest is None else self.deepest,
             "solutions": self.solutions_done,
             "best_score": self.result.best_score,
             "seconds": seconds,
