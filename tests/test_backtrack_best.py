@@ -138,7 +138,7 @@ def test_auto_priority_colours_match_the_julia_package_on_e2():
     # jwortmann/Eternity2Puzzles.jl (e2_backtracking.jl) notes its choice for the official
     # puzzle: "94 pieces, 122 sides total".
     import edgematch
-    from edgematch.engines.backtrack.solver import auto_priority_colours
+    from edgematch.engines.backtrack.best import auto_priority_colours
 
     puzzle = edgematch.load("e2")
     colours = set(auto_priority_colours(puzzle))

@@ -38,6 +38,7 @@ from ..model import tiles as T
 from ..model.symmetry import symmetry_variants
 from .base import Engine, Limits, check_k
 from .result import SearchResult
+from .start import start_placements
 
 NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
 
@@ -206,20 +207,9 @@ class CpSatSolver(Engine):
             return puzzle
         if self.symmetry:
             raise InputError("symmetry and a start board cannot be combined")
-        placed = start.placements() if isinstance(start, Board) else {
-            int(sq): (int(t), int(r)) for sq, (t, r) in dict(start).items()}
-        board = Board.from_hints(puzzle)
-        hints = puzzle.hint_map
-        for square, (tile, rotation) in placed.items():
-            if not 0 <= square < puzzle.n_squares:
-                raise InputError(f"the start board names square {square}, which is off the board")
-            if square in hints:
-                continue
-            board.place(square, tile, rotation)
-        check = board.verify(require_complete=False)
-        if not check.valid:
-            raise InputError("the start board is not a valid partial solution: " + "; ".join(check.reasons[:3]))
-        return puzzle.with_hints([Hint(sq, t, r) for sq, (t, r) in board.placements().items()])
+        placed = dict(puzzle.hint_map)
+        placed.update(start_placements(puzzle, start))
+        return puzzle.with_hints([Hint(sq, t, r) for sq, (t, r) in placed.items()])
 
     def _run(self, owner: Puzzle, root, limits: Limits, keep: int | None, callback=None) -> SearchResult:
         puzzle = self._rooted(owner, root)

@@ -105,6 +105,13 @@ class Board:
             board.place(square, tile, rotation)
         return board
 
+    @classmethod
+    def from_codes(cls, puzzle: Puzzle, codes) -> Board:
+        """The board of the engines' placement codes: ``tile * 4 + rotation`` per square,
+        negative for an empty square (the form compiled kernels write)."""
+        p = np.asarray(codes)
+        return cls(puzzle, np.where(p >= 0, p >> 2, EMPTY), np.where(p >= 0, p & 3, 0))
+
     def copy(self) -> Board:
         return Board(self.puzzle, self.tiles.copy(), self.rotations.copy())
 

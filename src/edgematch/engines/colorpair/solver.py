@@ -27,6 +27,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ..base import Engine, Limits, SliceReport, check_k
 from ..result import SearchResult
+from ..start import start_placements
 from . import search as K
 from .tables import (
     CFG,
@@ -250,25 +251,7 @@ class ColorPairSolver(Engine):
         elif isinstance(start, SplitNode):
             path = [(int(s), int(t), int(r)) for s, t, r in start.path]
         elif isinstance(start, Board) or isinstance(start, Mapping):
-            items = start.placements() if isinstance(start, Board) else {
-                int(s): (int(t), int(r)) for s, (t, r) in start.items()}
-            board = Board(puzzle)
-            for square, (tile, rotation) in placed.items():
-                board.place(square, tile, rotation)
-            for square, (tile, rotation) in items.items():
-                if square in hints:
-                    ht, hr = hints[square]
-                    if ht != tile or not np.array_equal(np.roll(puzzle.tiles[tile], rotation),
-                                                       np.roll(puzzle.tiles[ht], hr)):
-                        raise InputError(f"the start board disagrees with the hint on square {square}")
-                    continue
-                if not 0 <= square < puzzle.n_squares:
-                    raise InputError(f"the start board names square {square}, off the board")
-                board.place(square, tile, rotation)
-                placed[square] = (tile, rotation % 4)
-            check = board.verify(require_complete=False)
-            if not check.valid:
-                raise InputError("the start board is not a valid partial solution: " + "; ".join(check.reasons[:3]))
+            placed.update(start_placements(puzzle, start))
         else:
             try:
                 path = [(int(s), int(t), int(r)) for s, t, r in start]
@@ -324,7 +307,7 @@ class ColorPairSolver(Engine):
             stats["kernel_calls"] += 1
             boards = []
             for row in range(int(st[4])):
-                board = _to_board(puzzle, out_boards[row])
+                board = Board.from_codes(puzzle, out_boards[row])
                 if split_out is not None and not board.is_complete:
                     pairs = out_paths[row].reshape(-1, 2)
                     split_out.append(SplitNode(board, prefix + tuple(
@@ -384,8 +367,3 @@ def _fresh_state(puzzle: Puzzle, cfg: np.ndarray):
     return M, layout
 
 
-def _to_board(puzzle: Puzzle, placements: np.ndarray) -> Board:
-    p = np.asarray(placements)
-    tiles = np.where(p >= 0, p >> 2, -1)
-    rotations = np.where(p >= 0, p & 3, 0)
-    return Board(puzzle, tiles, rotations)

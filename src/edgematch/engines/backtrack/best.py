@@ -1,0 +1,183 @@
+"""The best-score driver of the backtracker: the largest score under a schedule of errors.
+
+:class:`~.solver.BacktrackSolver` builds the slice driver and calls :func:`best_search`;
+this module prepares the schedule, the target and the priority colours, runs the best
+kernel one slice at a time and restarts it with the next seed when asked to.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InputError
+from ...model import Board, Puzzle
+from ...model import tiles as T
+from ...model.schedules import julia_priority_schedule, schedule_array
+from ..base import SliceDriver, SliceReport, StopReason
+from ..result import SearchResult
+from . import kernel as K
+from .best_kernel import best_search as best_kernel
+from .placements import start_arrays
+from .plan import P_NCHK, build_plan
+
+
+def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
+    """The best board the schedule allows below ``start``, into ``total``."""
+    variants = solver.variants(puzzle) if start is None else [puzzle]
+    n_sq = puzzle.n_squares
+    allowed_by_tiles = schedule_array(solver.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
+    target = puzzle.max_score if solver.target is None else int(solver.target)
+    if not 0 < target <= puzzle.max_score:
+        raise InputError(f"the target score {target} is outside 1..{puzzle.max_score}, the maximum of this puzzle")
+    priority, prio_w, prio_by_tiles = _priorities(puzzle, solver.priority_colours, solver.priority_schedule)
+    total.best_score = -1
+    total.statistics = {"order": solver.order if isinstance(solver.order, str) else "custom", "corner": solver.corner,
+                        "target": target, "priority_colours": list(priority or []), "restarts": 0,
+                        "complete_boards": 0, "kernel_calls": 0, "frame_exact": solver.frame_exact}
+    restart = 0
+    for variant in variants:  # one, or two symmetry classes on a rectangular board
+        while True:
+            seed = solver.seed if solver.restart_nodes is None else (solver.seed or 0) + restart
+            weights = prio_w if priority else None
+            finished = _run(solver, variant, start, seed, allowed_by_tiles, weights, prio_w, prio_by_tiles, target,
+                            driver, total, callback)
+            if finished or total.stopped_by is not None:
+                break
+            restart += 1
+            total.statistics["restarts"] = restart
+        if total.stopped_by is not None:
+            break
+    total.complete = total.stopped_by is None
+    total.seconds = driver.elapsed()
+    if total.best_board is not None:
+        total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
+        total.best_score = total.best_board.score()
+    if total.best_score is not None and total.best_score >= 0 and total.best_board is not None \
+            and total.best_board.is_complete and total.best_score == puzzle.max_score:
+        total.solutions = max(total.solutions, 1)
+    return total
+
+
+def _priorities(puzzle: Puzzle, colours, spec):
+    """(priority colours, their sides per tile, minimum placed per number of tiles)."""
+    prio_w = np.zeros(puzzle.n_tiles, np.int32)
+    prio_by_tiles = np.zeros(puzzle.n_squares + 1, np.int32)
+    priority = colours
+    if priority is not None and len(priority) == 1 and str(priority[0]).lower() == "auto":
+        priority = auto_priority_colours(puzzle)
+    if not priority:
+        return priority, prio_w, prio_by_tiles
+    chosen = set(int(c) for c in priority)
+    unknown = sorted(chosen - set(puzzle.colours))
+    if unknown:
+        raise InputError(f"priority colour {unknown[0]} is not a colour of this puzzle "
+                         f"(its colours: {', '.join(str(c) for c in puzzle.colours)})")
+    prio_w = np.array([sum(int(c) in chosen for c in tile) for tile in puzzle.tiles], np.int32)
+    if isinstance(spec, str) and spec.lower().startswith("julia:"):
+        try:
+            julia_target = int(spec.split(":", 1)[1])
+        except ValueError:
+            raise InputError(f"priority schedule: '{spec}' needs an integer target (julia:470)") from None
+        required = int(prio_w.sum()) + julia_target // 10 - 54
+        prio_by_tiles = julia_priority_schedule(julia_target, puzzle.n_squares, max(required, 0)).astype(np.int32)
+    else:
+        prio_by_tiles = schedule_array(spec, puzzle.n_squares, what="priority schedule")
+    return priority, prio_w, prio_by_tiles
+
+
+def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights, prio_w, prio_by_tiles, target,
+         driver: SliceDriver, total, callback) -> bool:
+    """One run from the start board; True when its search space is exhausted."""
+    squares = solver.search_squares(puzzle)
+    n_hints = len(puzzle.hints)
+    D = len(squares)
+    depth_tiles = n_hints + np.arange(1, D + 1)
+    allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
+    prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
+    max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
+    plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=solver.frame_exact, seed=seed)
+    if len(total.nodes_per_depth) < D:
+        total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+    board, used, first = start_arrays(plan, start, exact=False)
+    board_obj = Board.from_codes(puzzle, board)
+    start_score = board_obj.score()
+    start_errors = len(board_obj.mismatches())
+    start_prio = int(sum(prio_w[t] for t in board_obj.tiles if t >= 0))
+    if start_score > total.best_score:
+        total.best_score = start_score
+        total.best_board = board_obj
+    if first >= D:
+        if board_obj.is_complete:
+            total.statistics["complete_boards"] += 1
+        return True
+    cur = np.zeros(D + 1, np.int32)
+    end = np.zeros(D + 1, np.int32)
+    phase = np.zeros(D + 1, np.int32)
+    err_stack = np.zeros(D + 1, np.int32)
+    match_stack = np.zeros(D + 1, np.int32)
+    prio_stack = np.zeros(D + 1, np.int32)
+    err_stack[first] = start_errors
+    match_stack[first] = start_score
+    prio_stack[first] = start_prio
+    best_board = board.copy()
+    rows0 = plan.exact_phases()
+    checks0 = rows0 if (rows0[:, P_NCHK] > 0).any() else None
+    state = np.array([first, first, D, 1, total.best_score], dtype=np.int64)
+    npd = np.zeros(D, np.int64)
+    run_nodes = 0
+    reported = total.best_score
+    restart_nodes = solver.restart_nodes
+
+    def run_slice(want: int) -> SliceReport:
+        nonlocal run_nodes, reported
+        if restart_nodes is not None:
+            want = min(want, max(1, restart_nodes - run_nodes))
+        npd[:] = 0
+        nodes, complete_boards, status = best_kernel(
+            plan.cand, plan.starts, plan.pcol, plan.order,
+            plan.n_phases, plan.phases, plan.known_joins, allowed, priority_weights, prio_min,
+            board, used, cur, end, phase, err_stack, match_stack, prio_stack,
+            state, best_board, np.int64(want), np.int64(target), npd, rows0, checks0,
+        )
+        total.statistics["kernel_calls"] += 1
+        total.nodes += int(nodes)
+        run_nodes += int(nodes)
+        total.statistics["complete_boards"] += int(complete_boards)
+        for d in np.flatnonzero(npd):
+            total.nodes_per_depth[d] += int(npd[d])
+        if state[4] > total.best_score:
+            total.best_score = int(state[4])
+            total.best_board = Board.from_codes(puzzle, best_board)
+        stop = None
+        if total.best_score > reported:
+            reported = total.best_score
+            if callback is not None and callback(total.best_board, total.best_score):
+                stop = StopReason.CALLBACK
+        if stop is None and status == K.TARGET:
+            stop = StopReason.TARGET
+        return SliceReport(nodes=int(nodes), finished=status == K.FINISHED, stop=stop,
+                           end_run=restart_nodes is not None and run_nodes >= restart_nodes)
+
+    return driver.run(run_slice)
+
+
+def auto_priority_colours(puzzle: Puzzle) -> list[int]:
+    """The Julia package's prioritised colours: the frame colour least used on corner
+    tiles, and the two inner colours that, with it, appear on the fewest tiles (so that
+    they can be used up with few tiles).  Ties go to the smaller colour numbers."""
+    tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+    corners = [t for t in tiles if t.count(T.GREY) == 2]
+    frame = puzzle.frame_colours
+    inner = puzzle.inner_colours
+    if not frame or len(inner) < 2:
+        raise InputError("automatic priority colours need frame colours and at least two inner colours")
+    c1 = min(frame, key=lambda c: (sum(t.count(c) for t in corners), c))
+    best = None
+    for a in range(len(inner)):
+        for b in range(a + 1, len(inner)):
+            chosen = {c1, inner[a], inner[b]}
+            n = sum(any(c in chosen for c in t) for t in tiles)
+            if best is None or n < best[0]:
+                best = (n, [c1, inner[a], inner[b]])
+    assert best is not None  # at least two inner colours: one pair was tried
+    return best[1]

@@ -1,0 +1,119 @@
+"""The exact driver of the backtracker: counts and lists every solution below a start.
+
+:class:`~.solver.BacktrackSolver` builds the slice driver (limits, progress, stopping) and
+calls :func:`exact_search`; this module only turns one puzzle into kernel arrays and runs
+the list or bitboard kernel one slice at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InputError
+from ...model import Board, Puzzle
+from ..base import SliceDriver, SliceReport, StopReason
+from ..result import SearchResult
+from . import kernel as K
+from .bit_kernel import bit_search
+from .placements import start_arrays
+from .plan import P_NCHK
+
+
+def exact_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback, collect: bool,
+                 record: bool, leaf: int | None = None) -> SearchResult:
+    """Every solution of ``puzzle`` below ``start`` (or of its symmetry variants), into
+    ``total``; ``leaf`` stops each branch at that depth (a split)."""
+    if solver.symmetry and start is not None:
+        raise InputError("symmetry and a start board cannot be combined")
+    variants = solver.variants(puzzle) if start is None else [puzzle]
+    total.statistics = {"order": solver.order if isinstance(solver.order, str) else "custom",
+                        "corner": solver.corner, "symmetry": bool(solver.symmetry), "kernel_calls": 0}
+    if solver.symmetry:
+        sym = variants[0].hints[0]
+        total.statistics["symmetry_fixed"] = {
+            "tile": sym.tile + 1,
+            "squares": [int(v.hints[0].square) for v in variants],
+            "divides_raw_count_by": 4 // len(variants),
+        }
+    complete = True
+    for variant in variants:
+        part = _search_one(solver, variant, start, callback, collect, record, leaf, driver, total, owner=puzzle)
+        complete = complete and part
+        if total.stopped_by is not None:
+            complete = False
+            break
+        wanted = driver.solutions_left()
+        if wanted is not None and wanted <= 0:
+            break
+    total.complete = complete and total.stopped_by is None
+    total.seconds = driver.elapsed()
+    return total
+
+
+def _search_one(solver, puzzle: Puzzle, start, callback, collect, record, leaf, driver: SliceDriver,
+                total: SearchResult, owner: Puzzle) -> bool:
+    """One exact search of ``puzzle`` (the puzzle or a symmetry variant); True when its
+    space was exhausted. Solutions are boards of ``owner``, the puzzle asked about."""
+    plan = solver.plan(puzzle)
+    D = plan.depth
+    if len(total.nodes_per_depth) < D:
+        total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+    leaf = D if leaf is None else leaf
+    board, used, first = start_arrays(plan, start, exact=True)
+    if board is None:  # hints contradict each other
+        return True
+    if first == leaf:  # nothing left to place below the start
+        total.solutions += 1
+        driver.solutions_done += 1
+        if record:
+            solution = Board.from_codes(owner, board)
+            if collect:
+                total.boards.append(solution)
+            if callback is not None and callback(solution):
+                driver.halt(StopReason.CALLBACK)
+        return True
+    if first > leaf:
+        raise InputError(f"the start board already fills {first} squares of the order, more than {leaf}")
+    cur = np.zeros(D + 1, np.int32)
+    end = np.zeros(D + 1, np.int32)
+    state = np.array([first, first, leaf, 1], dtype=np.int64)
+    rows = plan.exact_phases()
+    checks = rows if (rows[:, P_NCHK] > 0).any() else None
+    bits = solver.bit_tables(plan, rows)
+    total.statistics["kernel"] = "bits" if bits is not None else "lists"
+    if bits is not None:
+        umask = bits.used_masks(used)
+        rem = np.zeros(D + 1, np.uint64)
+        occ = np.zeros(D + 1, np.int64)
+        keys = np.zeros(D + 1, np.int64)
+        tile_bits = np.zeros(D + 1, np.int64)
+    npd = np.zeros(D, np.int64)
+    wanted = driver.solutions_left()
+    buffer_rows = 0
+    if record:
+        buffer_rows = 1024 if wanted is None else max(1, min(1024, wanted))
+    out = np.zeros((buffer_rows, puzzle.n_squares), np.int32)
+
+    def run_slice(want: int) -> SliceReport:
+        left = driver.solutions_left()
+        max_solutions = -1 if left is None else left
+        npd[:] = 0
+        if bits is not None:
+            nodes, leaves, written, status = bit_search(
+                plan.cand, bits.list_first, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board,
+                umask, rem, occ, keys, tile_bits, state, np.int64(want), np.int64(max_solutions), out, npd,
+            )
+        else:
+            nodes, leaves, written, status = K.exact_search(
+                plan.cand, plan.starts, plan.pcol, plan.order, rows,
+                board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
+            )
+        total.statistics["kernel_calls"] += 1
+        total.nodes += int(nodes)
+        total.solutions += int(leaves)
+        for d in np.flatnonzero(npd):
+            total.nodes_per_depth[d] += int(npd[d])
+        return SliceReport(nodes=int(nodes), solutions=int(leaves), finished=status == K.FINISHED,
+                           boards=[Board.from_codes(owner, out[r]) for r in range(written)])
+
+    return driver.run(run_slice, callback=callback, collect=collect)
