@@ -17,7 +17,9 @@ Measures, on one core:
 
 Prints the figures and writes ``results/backtrack_speed.md`` and ``.json``.  Load from
 other processes slows wall-clock rates; the load average is recorded next to them, and
-CPU-time rates are less affected.
+CPU-time rates are less affected.  The files are written once every measurement has
+finished: Ctrl-C or SIGTERM stops the script, leaves them as they were (the figures
+finished so far are on the screen) and exits with status 130 (143 after SIGTERM).
 
     python benchmarks/backtrack_speed.py [--best-seconds 60] [--repeats 3] [--skip-c]
 """
@@ -34,8 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
+if not __package__:  # run as `python benchmarks/backtrack_speed.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import numpy as np
-from machine_info import load_average, machine
+
+from benchmarks.interrupts import Interrupted, check, interrupting_signals, say_interrupted
+from benchmarks.machine_info import load_average, machine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -49,13 +56,15 @@ def timed_count(name: str, repeats: int, node_limit: int | None = None, kernel: 
 
     puzzle = edgematch.load(name)
     solver = BacktrackSolver(node_limit=node_limit, kernel=kernel)
-    BacktrackSolver(node_limit=100_000, kernel=kernel).count(puzzle)  # warm-up: load the compiled kernel
+    # warm-up: load the compiled kernel
+    check(BacktrackSolver(node_limit=100_000, kernel=kernel).count(puzzle), "the warm-up")
     best = None
     for _ in range(repeats):
         load = load_average()
         wall0, cpu0 = time.perf_counter(), time.process_time()
         result = solver.count(puzzle)
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        check(result, f"the count of {name}")  # an interrupted count is not a measurement
         row = {
             "puzzle": name if node_limit is None else f"{name} (first {node_limit:,} nodes)", "solutions": result.solutions, "nodes": result.nodes, "complete": result.complete,
             "kernel": result.statistics["kernel"],
@@ -132,6 +141,8 @@ def best_search(seconds: float, repeats: int) -> dict:
         load = load_average()
         out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds)], check=True, capture_output=True, text=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
+        if row["stopped_by"] == "interrupted":  # the child had Ctrl-C too, and reported what it had
+            raise Interrupted("the best-score search was interrupted")
         row["load_average"] = load
         runs.append(row)
     best = max(runs, key=lambda r: r["nodes_per_s_cpu"])
@@ -198,6 +209,21 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-c", action="store_true")
     args = parser.parse_args(argv)
+    with interrupting_signals() as signals:
+        try:
+            report = measure_all(args)
+        except KeyboardInterrupt as error:  # Ctrl-C, SIGTERM, or a measurement that reported either
+            say_interrupted(error, f"nothing written ({RESULTS / 'backtrack_speed.*'} left as they were)")
+            return signals.exit_status()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "backtrack_speed.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "backtrack_speed.md").write_text(markdown(report))
+    print(f"written {RESULTS / 'backtrack_speed.md'}")
+    return 0
+
+
+def measure_all(args) -> dict:
+    """Every measurement, printed as it ends; the report's data."""
     report = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "counts": [], "c_reference": []}
     for name in COUNTS:
         row = timed_count(name, args.repeats)
@@ -226,11 +252,7 @@ def main(argv=None) -> int:
           f"peak {b['peak_rss_mb']} MB", flush=True)
     report["startup"] = startup()
     print(f"start-up (warm cache): {report['startup']['best_wall_s']} s wall, {report['startup']['best_cpu_s']} s CPU", flush=True)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "backtrack_speed.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "backtrack_speed.md").write_text(markdown(report))
-    print(f"written {RESULTS / 'backtrack_speed.md'}")
-    return 0
+    return report
 
 
 if __name__ == "__main__":

@@ -18,11 +18,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+if not __package__:  # run as `python benchmarks/vlns_figure3.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from vlns_common import machine, pyplot, save_json, stamp, step_curve, warm_up, write_report, RESULTS
+from benchmarks.vlns_common import (
+    RESULTS,
+    machine,
+    main_exit,
+    map_runs,
+    pyplot,
+    save_json,
+    stamp,
+    step_curve,
+    warm_up,
+    write_report,
+)
 
 PAPER = ("The quality of the local optimum is not really improved for k >= 16. "
          "(Schaus & Deville 2008, section 3, Figure 3: mean score over 30 s of 10 runs from random starts, "
@@ -60,14 +74,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
     tasks = [(args.puzzle, k, 1000 * k + r, args.seconds) for k in sizes for r in range(args.runs)]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            runs = list(pool.map(one_run, tasks))
-    else:
-        runs = []
-        for task in tasks:
-            runs.append(one_run(task))
-            print(f"k={task[1]:>3} seed={task[2]}: {runs[-1]['best']} ({runs[-1]['moves']} moves)", flush=True)
+    runs = map_runs(one_run, tasks, args.jobs,
+                    lambda task, run: print(f"k={task[1]:>3} seed={task[2]}: {run['best']} ({run['moves']} moves)",
+                                            flush=True))
     grid = np.linspace(0, args.seconds, 121)
     summary = {}
     for k in sizes:
@@ -135,4 +144,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

@@ -22,11 +22,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+if not __package__:  # run as `python benchmarks/vlns_figure5.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from vlns_common import machine, pyplot, save_json, stamp, warm_up, write_report, RESULTS
+from benchmarks.vlns_common import (
+    RESULTS,
+    machine,
+    main_exit,
+    map_runs,
+    pyplot,
+    save_json,
+    stamp,
+    warm_up,
+    write_report,
+)
 
 PAPER = ("It seems that the local search Algorithm 1 obtains better results with a CP initialization than with a "
          "random one [...]. What is more surprising is that higher scores are obtained with less relaxed positions. "
@@ -72,16 +85,9 @@ def main(argv=None) -> int:
     settings = [("cp", k) for k in relaxed] + [("random", 0)]
     tasks = [(args.puzzle, start, k, 100 * i + r, args.cp_seconds, args.search_seconds)
              for i, (start, k) in enumerate(settings) for r in range(args.runs)]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            runs = list(pool.map(one_run, tasks))
-    else:
-        runs = []
-        for task in tasks:
-            runs.append(one_run(task))
-            r = runs[-1]
-            print(f"{r['start']:>6} k={r['relax']:>2} seed={r['seed']}: start {r['start_score']} -> {r['best']}",
-                  flush=True)
+    runs = map_runs(one_run, tasks, args.jobs,
+                    lambda task, r: print(f"{r['start']:>6} k={r['relax']:>2} seed={r['seed']}: "
+                                          f"start {r['start_score']} -> {r['best']}", flush=True))
     labels, groups, table = [], [], []
     for start, k in settings:
         chosen = [r for r in runs if r["start"] == start and (start == "random" or r["relax"] == k)]
@@ -139,4 +145,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

@@ -3,7 +3,11 @@
 Each run is a durable run (recorded in ``--db``, resumable with
 ``edgematch optimize --resume``); its best board is written to
 results/vlns_long_<puzzle>_seed<seed>.txt, then read back from that file and re-scored
-by the model before it is reported.  Writes results/<name>.{json,png,md}.
+by the model before it is reported.  Writes results/<name>.{json,png,md} once every run
+has finished.  Ctrl-C or SIGTERM stops the runs (each checkpointed and marked
+interrupted in the database, to be resumed with ``edgematch optimize --resume`` and
+reported with ``vlns_run_report.py``), writes nothing here and exits with status 130 (or
+143 after SIGTERM).
 
     python benchmarks/vlns_long.py --minutes 60                       # one hour each, in turn
     python benchmarks/vlns_long.py --minutes 60 --jobs 2              # both at once on 2 cores
@@ -14,11 +18,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+if not __package__:  # run as `python benchmarks/vlns_long.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from vlns_common import RESULTS, machine, pyplot, save_json, stamp, warm_up, write_report
+from benchmarks.interrupts import Interrupted, interrupting_signals
+from benchmarks.vlns_common import (
+    RESULTS,
+    machine,
+    main_exit,
+    map_runs,
+    pyplot,
+    save_json,
+    stamp,
+    warm_up,
+    write_report,
+)
 
 TARGETS = ("Schaus & Deville (2008): 458/480 on e2 within 24 hours (2008 CPU, C++); "
            "Wauters et al. report 461 within one hour.  Target of this project: >= 458 within one hour.")
@@ -26,13 +44,13 @@ TARGETS = ("Schaus & Deville (2008): 458/480 on e2 within 24 hours (2008 CPU, C+
 
 def one_run(args):
     puzzle_name, seed, seconds, db, start, params, name = args
+    import time
+
     import edgematch
     from edgematch.formats import format_board, read_board
     from edgematch.local.tabu import TabuParams
     from edgematch.runs import start_run
     from edgematch.runs.session import viewer_url
-
-    import time
 
     puzzle = edgematch.load(puzzle_name)
     warm_up(puzzle)
@@ -41,12 +59,21 @@ def one_run(args):
     if start != "random":
         from edgematch.local.startup import build_start
 
-        start_board, info = build_start(puzzle, start, seed=seed, time_limit=min(30.0, 0.1 * seconds))
+        # the backtracking start returns what it has on Ctrl-C, without saying so: a
+        # signal during it means the start is not the one asked for
+        with interrupting_signals() as signals:
+            start_board, info = build_start(puzzle, start, seed=seed, time_limit=min(30.0, 0.1 * seconds))
+        if signals.received:
+            raise Interrupted(f"the {start} start of {puzzle_name} was interrupted")
     start_seconds = time.perf_counter() - started
     info["seconds"] = round(start_seconds, 3)
-    # the start is part of the run time, as in `edgematch optimize`
+    # the start is part of the run time, as in `edgematch optimize`; Ctrl-C or SIGTERM stops
+    # the search cleanly (checkpointed, the run marked interrupted, resumable)
     outcome = start_run(puzzle, params=TabuParams(**params), seed=seed, start_board=start_board, start=start,
-                        start_info=info, time_limit=seconds - start_seconds, db=db, handle_signals=False)
+                        start_info=info, time_limit=seconds - start_seconds, db=db, handle_signals=True)
+    if outcome.status == "interrupted":
+        raise Interrupted(f"run {outcome.run_id} ({puzzle_name}) was interrupted after {outcome.seconds:.0f} s "
+                          f"(resume it: edgematch optimize --resume {outcome.run_id} --db {db})")
     path = RESULTS / f"{name}_{puzzle_name}_seed{seed}.txt"
     path.write_text(format_board(outcome.best_board, "edgematch"))
     reread = read_board(path, puzzle)  # the saved file is what we report
@@ -77,11 +104,7 @@ def main(argv=None) -> int:
         params[key] = json.loads(value)
     puzzles = args.puzzles.split(",")
     tasks = [(p, args.seed, args.minutes * 60, args.db, args.start, params, args.name) for p in puzzles]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            runs = list(pool.map(one_run, tasks))
-    else:
-        runs = [one_run(t) for t in tasks]
+    runs = map_runs(one_run, tasks, args.jobs)
     meta = {"puzzles": puzzles, "minutes": args.minutes, "seed": args.seed, "jobs": args.jobs, "params": params,
             "start": args.start, "machine": machine(), "date": stamp(),
             "command": " ".join(["python", "benchmarks/vlns_long.py", *sys.argv[1:]])}
@@ -113,7 +136,7 @@ def main(argv=None) -> int:
              "| puzzle | seed | best (re-scored from the saved file) | at 1 min | at 10 min | moves | board file |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for r in runs:
-        def at(seconds):
+        def at(seconds, r=r):
             before = [c[1] for c in r["curve"] if c[0] <= seconds]
             return before[-1] if before else "-"
         lines.append(f"| {r['puzzle']} | {r['seed']} | {r['best']} | {at(60)} | {at(600)} | {r['moves']:,} | "
@@ -127,4 +150,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

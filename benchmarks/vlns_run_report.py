@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+if not __package__:  # run as `python benchmarks/vlns_run_report.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from vlns_common import RESULTS, machine, pyplot, save_json, stamp, write_report
+from benchmarks.vlns_common import RESULTS, machine, pyplot, save_json, stamp, write_report
 
 
 def best_within(bests: list[dict], seconds: float, offset: float) -> dict | None:

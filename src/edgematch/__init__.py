@@ -6,7 +6,7 @@
 (16, 16, 256)
 """
 
-from .api import count, estimate, generate, search, solve
+from .api import count, estimate, generate, optimize, search, solve
 from .engines.base import Limits, StopFlag, StopReason
 from .engines.result import SearchResult
 from .errors import InputError
@@ -28,6 +28,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "EMPTY", "Hint", "InputError", "Limits", "Puzzle", "SearchResult", "StopFlag", "StopReason",
     "Verification", "count", "estimate", "format_board", "format_puzzle", "generate", "load", "load_board",
-    "parse_board", "parse_puzzle", "parse_square", "read_board", "read_puzzle", "search", "solve",
+    "optimize", "parse_board", "parse_puzzle", "parse_square", "read_board", "read_puzzle", "search", "solve",
     "square_name", "write_board", "write_puzzle",
 ]

@@ -11,6 +11,7 @@ Each function takes a :class:`~edgematch.model.Puzzle`, a bundled name (``"e2"``
     edgematch.count("owen1-5x5", solver="colorpair", time_limit=60)
     edgematch.search("owen1-8x8", schedule="breaks:40,50,55", time_limit=5).best_score
     edgematch.estimate("e2", order="rowscan", corner="BL", hints="pooled").solutions
+    edgematch.optimize("owen1-6x6", moves=2000, seed=1).best_score   # a recorded run
 
 Engine options (``order=``, ``shaving=``, ...) pass through to the engine's constructor,
 so the same names work here, on the engine classes and (spelled with dashes) on the
@@ -21,13 +22,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engines import make_solver
 from .engines.base import Limits
 from .engines.result import SearchResult
 from .loading import load
 from .model import Board, Puzzle
+
+if TYPE_CHECKING:
+    from .runs.optimize import OptimizeResult
 
 PuzzleLike = Puzzle | str | os.PathLike
 
@@ -80,4 +84,28 @@ def generate(width: int, height: int | None = None, **options: Any):
     return make(width, height, **options)
 
 
-__all__ = ["as_puzzle", "count", "estimate", "generate", "search", "solve"]
+def optimize(puzzle: PuzzleLike, *, time_limit=None, moves: int | None = None, target: int | None = None,
+             start: Board | str | os.PathLike | None = None, start_method: str = "cp", seed: int | None = None,
+             db: str | os.PathLike | None = None, store: bool = True, limits: Limits | None = None,
+             start_seconds: float | None = None, relax: int | None = None, schedule: str | None = None,
+             progress: Callable | None = None, stop=None, handle_signals: bool = True,
+             **params: Any) -> OptimizeResult:
+    """Maximise the score by tabu search, as ``edgematch optimize`` does: a start phase
+    (``start`` board, or one built by ``start_method``: ``cp``, ``random``, ``backtrack``),
+    then the search until ``time_limit`` seconds (start included), ``moves`` moves or the
+    ``target`` score; recorded in the run database ``db`` (default: the one the command line
+    uses; ``store=False``: none).  ``params`` are the tabu search's parameters
+    (``set_size=8``, ``restart_after=5000``, see :class:`edgematch.local.TabuParams`).
+    Ctrl-C stops the run and returns what it reached (``stopped_by="interrupted"``).
+
+    Returns an :class:`~edgematch.runs.optimize.OptimizeResult` (``best_score``,
+    ``best_board``, ``moves``, ``seed``, ``stopped_by``, ``run_id``, ``to_dict()``).
+    """
+    from .runs.optimize import optimize as run
+
+    return run(as_puzzle(puzzle), time_limit=time_limit, moves=moves, target=target, limits=limits, start=start,
+               start_method=start_method, start_seconds=start_seconds, relax=relax, schedule=schedule, seed=seed,
+               db=db, store=store, progress=progress, stop=stop, handle_signals=handle_signals, **params)
+
+
+__all__ = ["as_puzzle", "count", "estimate", "generate", "optimize", "search", "solve"]

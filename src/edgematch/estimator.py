@@ -16,6 +16,10 @@ expected number of valid partial boards after ``d`` placements is
   exact count is an elementary symmetric polynomial of the rotation counts times
   ``p_i!``; it equals ``P(a_i, p_i) 4^p_i`` when no tile is symmetric).  This matches how
   our engines count nodes and solutions: rotations that show the same edges are one.
+  ``each_rotation=True`` counts all four rotations of every tile, the package's own
+  convention (and the engines' with the same option): ``P(a_i, p_i) 4^p_i`` exactly, so
+  the expected solutions grow by the product of the free tiles' symmetry factors (on
+  ``clue1``, two tiles ``(a, b, a, b)``: 4 times, 262,881,014,825 instead of 65,720,253,706).
 * ``p_frame(b) = Vb(B, b) / (P(T_a, b) P(T_b, b))``: a frame join pairs the side just
   clockwise of a tile's grey side ("a") with the side just anticlockwise of it ("b"), and
   ``Vb(i, b) = sum_j Vb(i-1, b-j) P(A_i, j) P(B_i, j) C(b, j)`` counts the ways ``b`` joins
@@ -85,6 +89,8 @@ class Estimate:
     schedule: tuple[int, ...] | None = None
     name: str = ""
     notes: list[str] = field(default_factory=list)
+    #: ``"distinct"`` (a symmetric tile once per look) or ``"each"`` (every rotation)
+    rotations: str = "distinct"
 
     @property
     def depth(self) -> int:
@@ -142,6 +148,7 @@ class Estimate:
             "widest_square": square_name(widest, width) if (widest is not None and width) else widest,
             "widest_expected_nodes": _to_float(self.partial[self.widest_depth]) if self.depth else 0.0,
             "hints": self.hints,
+            "rotations": self.rotations,
             "schedule": list(self.schedule) if self.schedule is not None else None,
             "notes": list(self.notes),
         }
@@ -272,7 +279,8 @@ def check_order(puzzle: Puzzle, order: Iterable[int] | None) -> tuple[int, ...]:
 
 
 # --------------------------------------------------------------------------- the estimate
-def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed", corner: str | None = None) -> Estimate:
+def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed", corner: str | None = None,
+             each_rotation: bool = False) -> Estimate:
     """Expected valid partial boards at every depth of a search along ``order``.
 
     ``order``: a scan order name of the backtracking engine (``rowscan``, ``e2path``, ...,
@@ -282,12 +290,14 @@ def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed
     (``--schedule``: ``N``, ``D:E,...``, ``breaks:B1,B2,...``, ``julia:TARGET``, a list of
     values per number of tiles on the board, hints included), or None (every join must
     match).  ``hints``: "fixed" or "pooled" (see the module documentation).
+    ``each_rotation``: count every rotation of a symmetric tile as its own placement, as
+    Eternity2Puzzles.jl does (hinted tiles keep their one rotation either way).
     """
     if hints not in HINT_MODELS:
         raise InputError(f"unknown hint model '{hints}' (choose from {', '.join(HINT_MODELS)})")
     free_order = check_order(puzzle, _full_order(puzzle, order, corner))
     caps = _caps(puzzle, schedule, len(free_order))
-    pools = _Pools(puzzle, pooled=hints == "pooled")
+    pools = _Pools(puzzle, pooled=hints == "pooled", each_rotation=each_rotation)
     walk = _walk(puzzle, free_order, pools)
 
     partial = [Fraction(1)]
@@ -297,15 +307,16 @@ def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed
         partial += _expected_partials(pools, walk, caps)
     notes = ["two hints disagree on a join: no solution"] if walk.conflict else []
     return Estimate(order=free_order, partial=partial, hints=hints, schedule=tuple(caps) if caps else None,
-                    name=puzzle.name, notes=notes)
+                    name=puzzle.name, notes=notes, rotations=T.rotation_convention(each_rotation))
 
 
 class _Pools:
     """The free tiles by kind and the pools of sides by role and colour.
 
-    ``pooled``: the package's treatment, where hinted tiles' sides stay in the pools."""
+    ``pooled``: the package's treatment, where hinted tiles' sides stay in the pools;
+    ``each_rotation``: every free inner tile has 4 rotations, symmetric or not."""
 
-    def __init__(self, puzzle: Puzzle, pooled: bool):
+    def __init__(self, puzzle: Puzzle, pooled: bool, each_rotation: bool = False):
         tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
         hinted = {t for t, _ in puzzle.hint_map.values()}
         kinds = [sum(1 for c in t if c == T.GREY) for t in tiles]
@@ -314,8 +325,9 @@ class _Pools:
         self.tiles = tiles
         self.corners = sum(1 for i in free if kinds[i] == T.CORNER)
         self.edges = sum(1 for i in free if kinds[i] == T.EDGE)
-        #: rotations that show different edges, per free inner tile (4, or 2 or 1 if symmetric)
-        self.inner_rotations = [len(T.distinct_rotations(tiles[i])) for i in free if kinds[i] == T.INNER]
+        #: rotations that show different edges, per free inner tile (4, or 2 or 1 if symmetric;
+        #: always 4 with ``each_rotation``)
+        self.inner_rotations = [len(T.placement_rotations(tiles[i], each_rotation)) for i in free if kinds[i] == T.INNER]
         self.inner_ways = elementary_symmetric(self.inner_rotations)
         self.colours = sorted({c for t in tiles for c in t if c != T.GREY})
         self.index = {c: k for k, c in enumerate(self.colours)}
@@ -517,7 +529,7 @@ def _arrangements(joins_per_depth: Sequence[int], caps: Sequence[int]) -> list[l
 
 
 def compare_orders(puzzle: Puzzle, orders, schedule=None, hints: str = "fixed",
-                   corner: str | None = None) -> list[tuple[str, Estimate]]:
+                   corner: str | None = None, each_rotation: bool = False) -> list[tuple[str, Estimate]]:
     """Scan orders ranked by expected nodes, fewest first.
 
     ``orders``: a mapping name -> order, or an iterable of orders (names such as
@@ -533,6 +545,6 @@ def compare_orders(puzzle: Puzzle, orders, schedule=None, hints: str = "fixed",
             else:
                 squares = list(o)
                 items.append((" ".join(square_name(int(q), puzzle.width) for q in squares[:4]) + " ...", squares))
-    ranked = [(label, estimate(puzzle, order, schedule, hints, corner)) for label, order in items]
+    ranked = [(label, estimate(puzzle, order, schedule, hints, corner, each_rotation)) for label, order in items]
     ranked.sort(key=lambda item: item[1].nodes_exact)
     return ranked

@@ -41,12 +41,12 @@ def run_console(*argv, timeout: float = 120, **kwargs) -> subprocess.CompletedPr
 
 
 def interrupt(argv, signal_number=signal.SIGINT, after_cpu_seconds: float = 1.0, timeout: float = 120,
-              ignore_sigint: bool = False):
+              ignore_sigint: bool = False, env: dict | None = None):
     """Start ``edgematch ARGV``, send it a signal once it handles that signal itself and has
     then used ``after_cpu_seconds`` of CPU, and return ``(returncode, stdout, stderr)``.
 
     ``ignore_sigint`` starts the child with SIGINT ignored, as a shell starts a background
-    job. Waiting for the handler and for CPU time, not a fixed sleep, keeps the test
+    job; ``env`` adds environment variables (a fresh Numba cache, for instance). Waiting for the handler and for CPU time, not a fixed sleep, keeps the test
     independent of how long imports and compilation take; the child is always killed on
     the way out, pass or fail.
     """
@@ -55,7 +55,8 @@ def interrupt(argv, signal_number=signal.SIGINT, after_cpu_seconds: float = 1.0,
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     proc = subprocess.Popen(console_command() + [str(a) for a in argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=child_setup)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=child_setup,
+                            env=None if env is None else {**os.environ, **env})
     try:
         deadline = time.monotonic() + timeout
         while proc.poll() is None and not _catches(proc.pid, signal_number):

@@ -49,17 +49,21 @@ def row_scan(width, height):
     return list(range(width * height))
 
 
-def reference_solve(puzzle, order=None, limit=None) -> ReferenceResult:
+def reference_solve(puzzle, order=None, limit=None, each_rotation=False) -> ReferenceResult:
     """Every solution of ``puzzle`` (a :class:`edgematch.model.Puzzle` or anything with
     ``tiles``, ``width``, ``height`` and ``hints``), found by exhaustive search.
 
     ``order``: squares in the order to fill them (hint squares may be listed or not).
     ``limit``: stop after this many solutions (then the set is partial).
+    ``each_rotation``: Eternity2Puzzles.jl's convention: every rotation 0..3 of a free tile
+    is its own placement (rotations kept as placed, not normalised); a hint keeps its
+    given rotation.
     """
     width, height = int(puzzle.width), int(puzzle.height)
     tiles = [tuple(int(c) for c in row) for row in puzzle.tiles]
     n = width * height
-    hints = {int(h.square): (int(h.tile), normalised_rotation(tiles[int(h.tile)], int(h.rotation))) for h in puzzle.hints}
+    hints = {int(h.square): (int(h.tile), int(h.rotation) % 4 if each_rotation else
+                             normalised_rotation(tiles[int(h.tile)], int(h.rotation))) for h in puzzle.hints}
     hinted_tiles = {t for t, _ in hints.values()}
     if order is None:
         order = row_scan(width, height)
@@ -111,7 +115,7 @@ def reference_solve(puzzle, order=None, limit=None) -> ReferenceResult:
             (tile, r, turned(tiles[tile], r))
             for tile in range(len(tiles))
             if tile not in hinted_tiles
-            for r in different_rotations(tiles[tile])
+            for r in (range(4) if each_rotation else different_rotations(tiles[tile]))
             if all(out[side] == (turned(tiles[tile], r)[side] == 0) for side in range(4))
         ]
     placed_neighbours = {
@@ -156,11 +160,12 @@ def reference_solutions(puzzle, order=None) -> set:
     return reference_solve(puzzle, order).solutions
 
 
-def board_key(board) -> tuple:
-    """A :class:`edgematch.model.Board` as a reference solution tuple (normalised rotations)."""
+def board_key(board, each_rotation=False) -> tuple:
+    """A :class:`edgematch.model.Board` as a reference solution tuple (normalised rotations,
+    or as placed with ``each_rotation``)."""
     tiles = board.puzzle.tiles
     return tuple(
-        (int(t), normalised_rotation(tuple(int(c) for c in tiles[int(t)]), int(r)))
+        (int(t), int(r) if each_rotation else normalised_rotation(tuple(int(c) for c in tiles[int(t)]), int(r)))
         for t, r in zip(board.tiles, board.rotations)
     )
 

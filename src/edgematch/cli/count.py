@@ -7,15 +7,27 @@ used by ``solve`` and ``search`` too.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
+import threading
+import time
 
 from ..engines import SOLVERS, make_solver
 from ..engines.base import StopFlag, StopReason, stop_on_signals
 from ..engines.result import SearchResult
 from ..errors import InputError
 from ..model.orders import CORNERS, ORDER_NAMES
-from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from
+from ..model.tiles import rotation_convention
+from .common import (
+    HelpFormatter,
+    add_puzzle_argument,
+    known_format,
+    naming_option,
+    positive_int,
+    print_json,
+    puzzle_from,
+)
 from .progress import ProgressLine, human
 
 EXAMPLES = """examples:
@@ -25,7 +37,8 @@ EXAMPLES = """examples:
   edgematch count my.txt --order my_order.txt     an order file lists square names (A1 B1 ...)
 
 JSON keys: solutions, nodes, nodes_per_depth, seconds, nodes_per_second, complete
-(false when a limit or Ctrl-C stopped the search), stopped_by, deepest, statistics.
+(false when a limit or Ctrl-C stopped the search), stopped_by, deepest, rotations
+("distinct", or "each" with --each-rotation), statistics.
 Ctrl-C (or SIGTERM) stops the search after its current slice, prints the statistics so far
 and exits with status 130 (143 after SIGTERM); a second Ctrl-C interrupts at once.
 """
@@ -37,28 +50,37 @@ COLORPAIR_DEFAULTS = {"heuristic": "min-expected-gap", "shaving": None, "shaving
                       "value_order": "tile"}
 
 
-def add_search_options(p: argparse.ArgumentParser, symmetry: bool = True) -> None:
-    """Options shared by count, solve and search."""
-    p.add_argument("--solver", default="backtrack", choices=list(SOLVERS), help="search engine (default: backtrack)")
+def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
+    """Options shared by count, solve and search (``best``: the best-score search, which
+    only the backtracking engine does, so it has neither the other engines nor their switches)."""
+    p.add_argument("--solver", default="backtrack", choices=["backtrack"] if best else list(SOLVERS),
+                   help="search engine (default: backtrack)" if not best
+                   else "search engine: only backtrack searches for the best score")
     p.add_argument("--order", default="rowscan", metavar="ORDER",
                    help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)")
     p.add_argument("--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)")
-    if symmetry:
+    if not best:
         p.add_argument("--symmetry", action="store_true",
                        help="fix the first corner tile in a corner: counts up to board rotation (exactly raw/4 on "
                             "square boards, raw/2 on rectangular ones); puzzles without hints only")
-    if symmetry:
         p.add_argument("--kernel", choices=("auto", "lists", "bits"), default="auto",
                        help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
                             "tiles) or lists; the same tree and counts either way (default: auto)")
-        p.add_argument("--start", metavar="BOARD",
-                       help="search only below this partial board (it must fill a prefix of the order; "
-                            "counts of the subtrees of a split add up to the full count)")
+    p.add_argument("--start", metavar="BOARD",
+                   help="search only below this partial board (it must fill a prefix of the order; "
+                        "counts of the subtrees of a split add up to the full count)")
+    p.add_argument("--board-format", metavar="FMT",
+                   help="format of the board files read and written (default: detect, or by extension; "
+                        "else edgematch)")
+    p.add_argument("--each-rotation", action="store_true",
+                   help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
+                        "does (default: once per distinct look; see docs/conventions.md)")
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-    add_colorpair_options(p)
+    if not best:
+        add_colorpair_options(p)
 
 
 def add_colorpair_options(p: argparse.ArgumentParser) -> None:
@@ -111,7 +133,7 @@ def solver_from(args, **extra):
         options = dict(time_limit=args.time_limit, node_limit=args.node_limit, **colorpair_options(args))
         options.update(extra)
         return make_solver(args.solver, **options)
-    changed = [flag for flag, value in colorpair_flags(args) if value]
+    changed = [flag for flag, value in colorpair_flags(args) if value] if hasattr(args, "heuristic") else []
     if changed:
         raise InputError(f"{changed[0]} belongs to the colorpair engine (--solver colorpair), not --solver {args.solver}")
     options = dict(order=args.order, corner=args.corner, time_limit=args.time_limit, node_limit=args.node_limit)
@@ -125,23 +147,61 @@ def solver_from(args, **extra):
     return make_solver(args.solver, **options)
 
 
-def run_search(args, call, **extra) -> SearchResult:
-    """Run ``call(solver)`` with a progress line; Ctrl-C or SIGTERM end it with the result so far."""
+def run_search(args, call, report, **extra) -> int:
+    """Run ``call(solver)`` with a progress line and print its result with ``report(result)``,
+    which returns the exit status.
+
+    Ctrl-C or SIGTERM end the search after its current slice with the result so far; while
+    nothing has been searched yet (the kernels still compiling) they end it at once, and if
+    the compiler does not give control back within a second, the signal watcher reports
+    the empty result itself and exits (``_exit``: nothing else is left to save).
+    """
     stop = StopFlag()
-    with stop_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
-        solver = solver_from(args, **extra)
-        solver.progress = progress
-        solver.stop = stop
-        result = call(solver)
+    stop.warming = True
+    finishing = threading.Lock()
+    started = time.perf_counter()
+
+    def abandon() -> None:
+        if not finishing.acquire(blocking=False):
+            return  # the main thread is reporting already
+        code = report(interrupted_result(args, stop, time.perf_counter() - started))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+    stop.abandon = abandon
+    try:
+        with stop_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
+            if getattr(args, "each_rotation", False):
+                extra["each_rotation"] = True
+            solver = solver_from(args, **extra)
+            solver.progress = progress
+            solver.stop = stop
+            result = call(solver)
+    except KeyboardInterrupt:
+        if stop.signal is None:
+            raise
+        result = interrupted_result(args, stop, time.perf_counter() - started)
     if stop.signal is not None:
         result.statistics["signal"] = int(stop.signal)
-    return result
+    finishing.acquire()  # kept: a late watcher must not report a second time
+    return report(result)
+
+
+def interrupted_result(args, stop: StopFlag, seconds: float) -> SearchResult:
+    """The result of a search a signal ended before it returned one of its own."""
+    what = ("nothing was searched yet (interrupted while the kernels compiled)" if stop.warming
+            else "a second Ctrl-C interrupted at once: the statistics of the search were lost")
+    return SearchResult(solver=getattr(args, "solver", "backtrack"), complete=False,
+                        rotations=rotation_convention(bool(getattr(args, "each_rotation", False))),
+                        stopped_by=StopReason.INTERRUPTED, seconds=seconds,
+                        statistics={"signal": int(stop.signal or signal.SIGINT), "interrupted": what})
 
 
 def summary_line(result: SearchResult) -> str:
     state = "complete" if result.complete else f"incomplete: stopped by {result.stopped_by}"
     return (f"{result.nodes:,} nodes in {result.seconds:.2f} s ({human(result.nodes_per_second)} nodes/s), "
-            f"deepest {result.deepest}, {state}")
+            f"deepest {result.deepest}, {state}, rotations: {result.rotations}")
 
 
 def exit_status(result: SearchResult, normal: int = 0) -> int:
@@ -163,22 +223,27 @@ def start_board(args, puzzle):
     """The ``--start`` board, or None."""
     if not getattr(args, "start", None):
         return None
+    from ..formats import BOARD_FORMATS
     from ..loading import load_board
 
-    return load_board(puzzle, args.start)
+    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format", str(args.start))
+    return naming_option("--board-format", load_board, puzzle, args.start, fmt)
 
 
 def run(args) -> int:
     puzzle = puzzle_from(args)
     start = start_board(args, puzzle)
-    result = run_search(args, lambda solver: solver.count(puzzle, start=start))
-    if args.json:
-        data = {"puzzle": puzzle.name or args.puzzle}
-        data.update(result.to_dict())
-        print_json(data)
-    else:
-        qualifier = "" if result.complete else "at least "
-        sym = " up to board rotation" if getattr(args, "symmetry", False) else ""
-        print(f"{qualifier}{result.solutions:,} solution{'s' if result.solutions != 1 else ''}{sym}")
-        print(summary_line(result))
-    return exit_status(result)
+
+    def report(result: SearchResult) -> int:
+        if args.json:
+            data = {"puzzle": puzzle.name or args.puzzle}
+            data.update(result.to_dict())
+            print_json(data)
+        else:
+            qualifier = "" if result.complete else "at least "
+            sym = " up to board rotation" if getattr(args, "symmetry", False) else ""
+            print(f"{qualifier}{result.solutions:,} solution{'s' if result.solutions != 1 else ''}{sym}")
+            print(summary_line(result))
+        return exit_status(result)
+
+    return run_search(args, lambda solver: solver.count(puzzle, start=start), report)

@@ -10,6 +10,9 @@ from .common import HelpFormatter, add_puzzle_argument, print_json, puzzle_from
 EXAMPLES = """examples:
   edgematch estimate e2 --order rowscan --corner BL --hints pooled
                             the Julia package's figures: ~14,702 solutions, 1.365e47 nodes
+  edgematch estimate clue1 --order rowscan --corner BL --hints pooled --each-rotation
+                            the package's convention for symmetric tiles: 262,881,014,825
+                            expected solutions (65,720,253,706 without --each-rotation)
   edgematch estimate e2 --compare rowscan colscan e2path diagonal frame spiral-in
   edgematch estimate e2 --corner BL --schedule breaks:192,192,192,192,192,192,192,192,192,192
   edgematch estimate owen1-6x6 --json --per-depth
@@ -32,6 +35,9 @@ def register(sub) -> None:
     p.add_argument("--schedule", metavar="SPEC",
                    help="invalid inner joins allowed per number of tiles on the board, as for 'edgematch search'")
     p.add_argument("--hints", choices=HINT_MODELS, default="fixed", help="how hinted squares count (default: fixed)")
+    p.add_argument("--each-rotation", action="store_true",
+                   help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
+                        "does (default: once per distinct look; see docs/conventions.md)")
     p.add_argument("--compare", nargs="+", metavar="ORDER", help="rank these orders by expected nodes instead")
     p.add_argument("--per-depth", action="store_true", help="also list the expected nodes at every depth")
     p.add_argument("--json", action="store_true", help="print the estimate as JSON")
@@ -42,7 +48,7 @@ def run(args) -> int:
     puzzle = puzzle_from(args)
     width = puzzle.width
     if args.compare:
-        ranked = compare_orders(puzzle, args.compare, args.schedule, args.hints, args.corner)
+        ranked = compare_orders(puzzle, args.compare, args.schedule, args.hints, args.corner, args.each_rotation)
         if args.json:
             rows = []
             for name, est in ranked:
@@ -56,12 +62,12 @@ def run(args) -> int:
             print(f"{name:<16} {est.nodes:>16.4e} {est.widest_depth:>7} ({square_name(est.widest_square, width) if est.widest_square is not None else '-'})")
         return 0
 
-    est = estimate(puzzle, args.order, args.schedule, args.hints, args.corner)
+    est = estimate(puzzle, args.order, args.schedule, args.hints, args.corner, args.each_rotation)
     if args.json:
         print_json(est.to_dict(width, per_depth=args.per_depth))
         return 0
     print(f"{puzzle.name or args.puzzle}: {len(est.order)} squares to fill, order {args.order}"
-          f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}"
+          f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}, rotations {est.rotations}"
           f"{', schedule ' + args.schedule if args.schedule else ''}")
     print(f"expected solutions: {_number(est.solutions)}")
     print(f"expected nodes:     {_number(est.nodes)}")

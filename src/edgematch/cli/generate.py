@@ -7,6 +7,7 @@ import re
 from ..errors import InputError
 from ..formats import format_board, format_puzzle
 from ..generator import generate
+from ..model.puzzle import MAX_SIDE
 from .common import HelpFormatter, print_json, write_output
 
 EXAMPLES = """examples:
@@ -36,9 +37,11 @@ def register(sub) -> None:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    match = re.fullmatch(r"\s*(\d{1,5})\s*(?:[xX]\s*(\d{1,5}))?\s*", text)
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+))?\s*", text)
     if not match:
         raise InputError(f"size '{text}' is not N or WxH (e.g. 8 or 6x12)")
+    if any(len(side) > 5 for side in match.groups() if side):
+        raise InputError(f"size '{text}' is too large (at most {MAX_SIDE} squares per side)")
     width = int(match.group(1))
     height = int(match.group(2)) if match.group(2) else width
     return width, height

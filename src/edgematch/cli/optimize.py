@@ -1,27 +1,68 @@
 """``edgematch optimize``: maximise the score with tabu search over the assignment
-neighbourhood (Schaus & Deville 2008), as a durable run recorded in the run database."""
+neighbourhood (Schaus & Deville 2008), as a durable run recorded in the run database.
+
+This module only parses the options and prints the outcome; the run itself (start phase,
+defaults, seeds, restarts, the recorded search) is :mod:`edgematch.runs.optimize`, the very
+code behind ``edgematch.optimize``.
+"""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import signal
 import sys
-import time
-from dataclasses import fields
 from pathlib import Path
 
+from ..engines.base import Limits
 from ..errors import InputError
 from ..formats import BOARD_FORMATS, format_board
 from ..formats.registry import format_for_extension
-from .common import HelpFormatter, add_puzzle_argument, print_json, puzzle_from, write_output
+from .common import (
+    HelpFormatter,
+    add_puzzle_argument,
+    known_format,
+    naming_option,
+    print_json,
+    puzzle_from,
+    write_output,
+)
 
 EXAMPLES = """examples:
-  edgematch optimize e2 --minutes 60 --seed 1 --out best.txt
-  edgematch optimize e2 --minutes 10 --start cp --relax 30 --json
-  edgematch optimize e2-clues --seconds 90 --selection checkerboard --set-size 32
+  edgematch optimize e2 --time-limit 3600 --seed 1 --out best.txt
+  edgematch optimize e2 --time-limit 600 --start-method cp --relax 30 --json
+  edgematch optimize e2-clues --time-limit 90 --selection checkerboard --set-size 32
+  edgematch optimize e2 --start best.txt --time-limit 600    improve a saved board further
+  edgematch optimize owen2-9x9 --moves 10000       a move limit bounds the start phase too
   edgematch optimize --resume 12                   continue run 12 (after Ctrl-C, a crash, kill -9)
   edgematch runs                                   every recorded run
+
+Ctrl-C (or SIGTERM), in the start phase or the search, ends the run early: it is recorded
+(with its start board and a checkpoint, so that --resume continues it), the outcome so far
+is printed (JSON with --json) and the exit status is 130 (143 after SIGTERM).
 """
 
 STARTS = ("random", "cp", "backtrack")
+OLD = "(old spelling, kept for one release)"
+#: TabuParams fields that have an option of their own
+PARAM_OPTIONS = ("set_size", "set_size_max", "selection", "restart_after")
+
+
+def _seconds(text: str) -> float:
+    """A time option: a finite number of seconds (checked by Limits, as for every engine)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    try:
+        Limits(time=value)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+    return value
+
+
+def _minutes(text: str) -> float:
+    return _seconds(text)  # the same checks; the caller multiplies by 60
 
 
 def register(sub) -> None:
@@ -29,21 +70,28 @@ def register(sub) -> None:
                        epilog=EXAMPLES, formatter_class=HelpFormatter)
     add_puzzle_argument(p, optional=True)
     time_ = p.add_argument_group("end conditions (the first reached ends the run)")
-    time_.add_argument("--minutes", type=float, metavar="M", help="run time in minutes")
-    time_.add_argument("--seconds", type=float, metavar="S", help="run time in seconds (added to --minutes)")
-    time_.add_argument("--moves", type=int, metavar="N", help="stop after N moves")
-    time_.add_argument("--target", type=int, metavar="SCORE", help="stop once the best score reaches SCORE")
+    time_.add_argument("--time-limit", type=_seconds, metavar="S", help="run time in seconds, start phase included")
+    time_.add_argument("--seconds", dest="time_limit", type=_seconds, metavar="S", help=f"same as --time-limit {OLD}")
+    time_.add_argument("--minutes", type=_minutes, metavar="M", help=f"run time in minutes, added to --time-limit {OLD}")
+    time_.add_argument("--moves", type=int, metavar="N",
+                       help="stop after N moves; without --start-seconds the start phase then stops after "
+                            "20 nodes per move too")
+    time_.add_argument("--target", type=int, metavar="SCORE",
+                       help="stop once the best score reaches SCORE (at most the puzzle's maximum score)")
     start = p.add_argument_group("start")
-    start.add_argument("--start", choices=STARTS, default="cp",
-                       help="cp (default): exact search of the puzzle with --relax squares' joins relaxed, its "
-                            "deepest board completed at random; random: a random board; backtrack: the "
-                            "backtracker's best-score search")
-    start.add_argument("--start-board", metavar="BOARD", help="start from this board (file, URL or record/NAME)")
+    start.add_argument("--start", metavar="BOARD",
+                       help="start from this board (file, URL or record/NAME; format: --board-format). "
+                            f"--start cp|random|backtrack (a name that is no file) means --start-method {OLD}")
+    start.add_argument("--start-board", metavar="BOARD", help="same as --start BOARD")
+    start.add_argument("--start-method", choices=STARTS, default=None,
+                       help="how to build the start board without --start: cp (default): exact search of the "
+                            "puzzle with --relax squares' joins relaxed, its deepest board completed at random; "
+                            "random: a random board; backtrack: the backtracker's best-score search")
     start.add_argument("--relax", type=int, default=None, metavar="K",
                        help="cp start: number of non-adjacent squares whose joins are relaxed (default 0)")
-    start.add_argument("--start-seconds", type=float, default=None, metavar="S",
+    start.add_argument("--start-seconds", type=_seconds, default=None, metavar="S",
                        help="time limit of the cp/backtrack start, part of the run time (default: 10%% of the "
-                            "run time, at most 30 s)")
+                            "run time, at least 1 s, at most 30 s)")
     start.add_argument("--schedule", metavar="SPEC", help="backtrack start: invalid joins allowed by depth")
     search = p.add_argument_group("search parameters (defaults: see docs/optimize.md)")
     search.add_argument("--seed", type=int, help="random seed (default: fresh entropy, recorded in the run)")
@@ -51,185 +99,147 @@ def register(sub) -> None:
     search.add_argument("--set-size-max", type=int, metavar="K", help="draw |S| in set-size..set-size-max")
     search.add_argument("--selection", choices=("violated", "random", "checkerboard"), help="how holes are chosen")
     search.add_argument("--restart-after", type=int, metavar="MOVES",
-                        help="start a new segment from a fresh start (same kind as --start) after MOVES moves "
+                        help="start a new segment from a fresh start (same kind as the first) after MOVES moves "
                              "without a new best in the segment (0: never)")
     search.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="any tabu parameter, e.g. plateau_length=2000, arc_tenure=5,20 or "
                              "assignment=scipy (repeatable)")
     out = p.add_argument_group("output and runs")
     out.add_argument("--out", metavar="FILE", help="write the best board (format by extension, default edgematch)")
-    out.add_argument("--out-format", metavar="FMT", help=f"board format of --out ({', '.join(sorted(BOARD_FORMATS))})")
+    out.add_argument("--board-format", metavar="FMT",
+                     help=f"board format of --out and of the --start board ({', '.join(sorted(BOARD_FORMATS))})")
+    out.add_argument("--out-format", metavar="FMT", help=f"board format of --out only {OLD}")
     out.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    out.add_argument("--db", metavar="PATH", help="run database (default: runs.sqlite in the user data directory)")
+    out.add_argument("--db", metavar="PATH",
+                     help="run database (default: runs.sqlite in the user data directory; its folder must exist)")
     out.add_argument("--resume", type=int, metavar="RUN", help="continue run RUN from its last checkpoint")
-    out.add_argument("--checkpoint-every", type=float, default=30.0, metavar="S",
+    out.add_argument("--checkpoint-every", type=_seconds, default=30.0, metavar="S",
                      help="seconds between checkpoints (default 30)")
     out.add_argument("--quiet", action="store_true", help="no live display")
     p.set_defaults(func=run)
 
 
 def time_limit_from(args) -> float | None:
-    if args.minutes is None and args.seconds is None:
+    """--time-limit (or --seconds) plus --minutes, None when neither is given."""
+    if args.minutes is None and args.time_limit is None:
         return None
-    total = (args.minutes or 0.0) * 60 + (args.seconds or 0.0)
-    if total <= 0:
-        raise InputError("the run time must be positive")
-    return total
+    return (args.minutes or 0.0) * 60 + (args.time_limit or 0.0)
 
 
-def params_from(args):
-    # Imported here, not at module level: the tabu search pulls in SciPy and its compiled
-    # kernels, which every other subcommand would otherwise pay for at start-up.
-    from ..local.tabu import TabuParams
+def start_from(args) -> tuple[str | None, str | None]:
+    """(start board, start method) from --start, --start-board and --start-method."""
+    if args.start is not None and args.start_board is not None:
+        raise InputError("--start and --start-board both name a start board: give one")
+    board, method = args.start if args.start is not None else args.start_board, args.start_method
+    if args.start is not None and args.start in STARTS and not Path(args.start).exists():
+        if method is not None and method != args.start:  # the old spelling of --start-method
+            raise InputError(f"--start {args.start} and --start-method {method} disagree: give --start-method only")
+        board, method = None, args.start
+    if board is not None and method is not None:
+        raise InputError("--start-method builds a start board: give it or a start board (--start), not both")
+    return board, method
 
+
+def params_from(args) -> tuple[dict, dict]:
+    """(tabu parameters given, the option that gave each) from --param and the options of their own."""
+    from ..runs.optimize import parse_params
+
+    names: dict[str, str] = {}
     values: dict = {}
-    known = {f.name: f for f in fields(TabuParams)}
     for item in args.param:
-        name, eq, text = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not eq or name not in known:
-            raise InputError(f"--param {item}: expected NAME=VALUE with NAME one of {', '.join(known)}")
-        values[name] = _parse_value(name, text.strip())
-    for name in ("set_size", "set_size_max", "selection", "restart_after"):
+        try:
+            name, value = next(iter(parse_params([item]).items()))
+        except InputError as err:
+            raise InputError(f"--param {err.message}") from None
+        values[name] = value
+        names[name] = f"--param {name}"
+    for name in PARAM_OPTIONS:
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
-    if "set_size" in values and "set_size_max" not in values:
-        values["set_size_max"] = None
-    return TabuParams(**values)
+            names[name] = "--" + name.replace("_", "-")
+    return values, names
 
 
-def restart_seconds(args, time_limit: float | None) -> float:
-    """Time for the start of each later segment: a third of the first start's time."""
-    first = args.start_seconds if args.start_seconds is not None else (
-        30.0 if time_limit is None else min(30.0, max(1.0, 0.1 * time_limit)))
-    return max(1.0, first / 3)
+def out_format(args) -> str | None:
+    if args.out is None:
+        return None
+    fmt = args.out_format or args.board_format or format_for_extension(Path(args.out), BOARD_FORMATS)
+    option = "--out-format" if args.out_format else "--board-format"
+    return known_format(fmt, BOARD_FORMATS, option, args.out)
 
 
-def _parse_value(name: str, text: str):
-    try:
-        if name in ("position_tenure", "arc_tenure"):
-            low, _, high = text.partition(",")
-            return (int(low), int(high or low))
-        if name in ("selection", "diversify_rotation", "tie_break", "assignment"):
-            return text
-        if name == "set_size_max" and text.lower() in ("none", ""):
-            return None
-        return int(text)
-    except ValueError:
-        raise InputError(f"--param {name}={text}: not a valid value") from None
+OPTION_NAMES = {"time_limit": "--time-limit", "moves": "--moves", "target": "--target", "start": "--start",
+                "start_method": "--start-method", "start_seconds": "--start-seconds", "relax": "--relax",
+                "seed": "--seed", "checkpoint_every": "--checkpoint-every", "db": "--db"}
 
 
 def run(args) -> int:
-    from ..runs import resume_run, start_run
-    from .live_display import LiveDisplay
+    from ..runs.optimize import plan_run, resume, run_plan
 
     time_limit = time_limit_from(args)
-    if args.checkpoint_every <= 0:
-        raise InputError("--checkpoint-every must be positive")
-    if args.moves is not None and args.moves < 1:
-        raise InputError("--moves must be at least 1")
-    if args.target is not None and args.target < 0:
-        raise InputError("--target must not be negative")
-    if args.out is not None:
-        fmt = args.out_format or format_for_extension(Path(args.out), BOARD_FORMATS)
-        if fmt not in BOARD_FORMATS:
-            raise InputError(f"unknown board format '{fmt}' (known: {', '.join(sorted(BOARD_FORMATS))})")
+    fmt = out_format(args)
+    if args.board_format is not None:
+        known_format(args.board_format, BOARD_FORMATS, "--board-format")
+    names = dict(OPTION_NAMES)
+    if args.minutes is not None:
+        names["time_limit"] = "--minutes" if args.time_limit is None else "--minutes/--time-limit"
     interactive = not args.quiet and sys.stderr.isatty()
-    display = LiveDisplay() if interactive else None
+    display = None
+    if interactive:
+        from .live_display import LiveDisplay
+
+        display = LiveDisplay()
 
     if args.resume is not None:
-        if args.puzzle is not None or args.start_board or args.seed is not None:
-            raise InputError("--resume continues a recorded run: give no puzzle, start or seed")
-        with display or _nothing():
-            outcome = resume_run(args.resume, db=args.db, time_limit=time_limit, checkpoint_every=args.checkpoint_every,
-                                 display=display)
-        puzzle = outcome.best_board.puzzle
-        start = None
+        values, _ = params_from(args)
+        given = [args.puzzle, args.start, args.start_board, args.start_method, args.seed, args.moves, args.target,
+                 args.relax, args.schedule, args.start_seconds] + list(values)
+        if any(value is not None for value in given):
+            raise InputError("--resume continues a recorded run with its own puzzle, start, seed, limits and "
+                             "parameters: give no puzzle, start, seed, --moves, --target or search parameter "
+                             "(--time-limit gives it more time)")
+        with display or contextlib.nullcontext():
+            outcome = resume(args.resume, db=args.db, time_limit=time_limit, checkpoint_every=args.checkpoint_every,
+                             progress=display, names=names)
     else:
         if args.puzzle is None:
             raise InputError("give a puzzle (or --resume RUN)")
-        if time_limit is None and args.moves is None:
-            raise InputError("give a run time (--minutes/--seconds) or --moves")
         puzzle = puzzle_from(args)
-        params = params_from(args)
-        from ..local.startup import build_start
+        board, method = start_from(args)
+        values, param_names = params_from(args)
+        names.update(param_names)
+        plan = naming_option("--board-format", lambda: plan_run(
+            puzzle, time_limit=time_limit, moves=args.moves, target=args.target, start=board,
+            start_format=args.board_format, start_method=method, start_seconds=args.start_seconds, relax=args.relax,
+            schedule=args.schedule, seed=args.seed, params=values, db=args.db, checkpoint_every=args.checkpoint_every,
+            names=names))
+        with display or contextlib.nullcontext():
+            outcome = run_plan(plan, progress=display, note=None if display is None else _noter(display))
 
-        seed = args.seed
-        if seed is None:
-            import numpy as np
-
-            entropy = np.random.SeedSequence().entropy
-            assert isinstance(entropy, int)  # drawn from the OS when none is given
-            seed = int(entropy % (2**63))
-        start_board, start_info = None, {"kind": args.start}
-        started = time.perf_counter()
-        if args.start_board:
-            from ..loading import load_board
-
-            start_board = load_board(puzzle, args.start_board)
-            start_info = {"kind": "board", "board": args.start_board}
-        elif args.start != "random":
-            start_seconds = args.start_seconds
-            if start_seconds is None:
-                start_seconds = 30.0 if time_limit is None else min(30.0, max(1.0, 0.1 * time_limit))
-            if display is not None:
-                display.note(f"building the {args.start} start ({start_seconds:g} s) ...")
-                display.console.print(display.notes[-1], style="dim")
-            start_board, start_info = build_start(puzzle, args.start, seed=seed, relax=args.relax,
-                                                  time_limit=start_seconds, schedule=args.schedule)
-        start_info["seconds"] = round(time.perf_counter() - started, 3)
-        if time_limit is not None:  # the start is part of the run time
-            time_limit = max(time_limit - start_info["seconds"], 0.001)
-        if display is not None:
-            display.note(f"run on {puzzle.name or 'puzzle'}: seed {seed}, start {start_info['kind']}")
-        with display or _nothing():
-            restart_spec = {"kind": "random" if args.start_board else args.start, "relax": args.relax,
-                            "time_limit": restart_seconds(args, time_limit), "schedule": args.schedule}
-            outcome = start_run(puzzle, params=params, seed=seed, start_board=start_board,
-                                start=start_info["kind"], start_info=start_info, time_limit=time_limit,
-                                max_moves=args.moves, target=args.target, db=args.db,
-                                checkpoint_every=args.checkpoint_every, display=display, restart_spec=restart_spec)
-        start = start_info
-
-    board = outcome.best_board
-    score = board.score()  # the model re-scores what we report
-    start_seconds = float((start or outcome.start_info or {}).get("seconds", 0.0) or 0.0)
-    from ..runs.session import viewer_url
-
-    url = viewer_url(board)
     if args.out is not None:
-        write_output(format_board(board, fmt), args.out)
-    report = {
-        "run_id": outcome.run_id,
-        "puzzle": puzzle.name,
-        "best_score": score,
-        "max_score": puzzle.max_score,
-        "seconds": round(outcome.seconds + start_seconds, 3),
-        "search_seconds": round(outcome.seconds, 3),
-        "moves": outcome.result.moves,
-        "moves_per_second": round(outcome.result.moves / outcome.seconds, 1) if outcome.seconds else 0.0,
-        "stopped_by": outcome.result.stopped_by,
-        "status": outcome.status,
-        "seed": outcome.result.statistics.get("seed"),
-        "start": start,
-        "url": url,
-        "out": args.out,
-    }
+        assert fmt is not None  # chosen above whenever --out is given
+        write_output(format_board(outcome.best_board, fmt), args.out)
     if args.json:
-        print_json(report)
-        return 0
-    print(f"run {outcome.run_id}: best score {score} / {puzzle.max_score} after {outcome.seconds + start_seconds:.1f} s, "
-          f"{outcome.result.moves} moves ({outcome.status}, stopped by {outcome.result.stopped_by})")
-    if args.out is not None:
-        print(f"wrote {args.out}")
-    if url:
-        print(url)
+        print_json(outcome.to_dict() | {"out": args.out})
+    else:
+        print(f"run {outcome.run_id}: best score {outcome.best_score} / {outcome.max_score} after "
+              f"{outcome.seconds:.1f} s, {outcome.moves} moves ({outcome.status}, stopped by {outcome.stopped_by})")
+        if args.out is not None and args.out != "-":
+            print(f"wrote {args.out}")
+        if outcome.url:
+            print(outcome.url)
+    if outcome.stopped_by == "interrupted":
+        print(f"edgematch: interrupted (run {outcome.run_id} saved: 'edgematch optimize --resume {outcome.run_id}' "
+              "continues it)", file=sys.stderr)
+        return 143 if outcome.signal == signal.SIGTERM else 130
     return 0
 
 
-class _nothing:
-    def __enter__(self):
-        return self
+def _noter(display):
+    """Notes of the run (the start phase, the seed) shown in the live view at once."""
+    def note(text: str) -> None:
+        display.note(text)
+        if display.live is not None:
+            display.live.update(display._view(), refresh=True)
 
-    def __exit__(self, *exc):
-        return False
+    return note

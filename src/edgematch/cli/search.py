@@ -8,13 +8,14 @@ score; ``--no-fill`` writes it as reached, with empty squares).
 
 from __future__ import annotations
 
+import math
 import sys
 
 from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from, write_output
-from .count import add_search_options, exit_status, run_search, summary_line
+from .count import add_search_options, exit_status, run_search, start_board, summary_line
 
 EXAMPLES = """examples:
   edgematch search e2 --schedule breaks:201,206,211,216,221,225,229,233,237,239 --time-limit 60
@@ -32,14 +33,14 @@ schedule forms (tiles = tiles on the board, hints included):
 """
 
 
-def _count(text: str) -> int:
+def _count(text: str, option: str) -> int:
     try:
-        value = int(float(text))
+        value = float(text)
     except ValueError:
-        raise InputError(f"'{text}' is not a number") from None
-    if value < 1:
-        raise InputError(f"'{text}' must be at least 1")
-    return value
+        raise InputError(f"{option}: '{text}' is not a number") from None
+    if not (math.isfinite(value) and value >= 1 and value == int(value)):
+        raise InputError(f"{option}: '{text}' must be a whole number, at least 1")
+    return int(value)
 
 
 def _colours(text: str) -> list:
@@ -69,20 +70,17 @@ def register(sub) -> None:
                    help="minimum number of sides of the priority colours placed per number of tiles "
                         "(schedule forms, or julia:TARGET)")
     p.add_argument("--out", metavar="FILE", help="write the best board here")
-    p.add_argument("--board-format", metavar="FMT", help="board format (default: from the extension, else edgematch)")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
-    add_search_options(p, symmetry=False)
+    add_search_options(p, best=True)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     puzzle = puzzle_from(args)
-    if args.solver != "backtrack":
-        raise InputError(f"search is only available with the backtrack solver, not '{args.solver}'")
     extra = dict(schedule=args.schedule, target=args.target, frame_exact=not args.allow_frame_errors, seed=args.seed,
                  max_tile_errors=args.max_tile_errors)
     if args.restart_nodes is not None:
-        extra["restart_nodes"] = _count(args.restart_nodes)
+        extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
     if args.priority_colours:
         extra["priority_colours"] = _colours(args.priority_colours)
         extra["priority_schedule"] = args.priority_schedule
@@ -98,28 +96,31 @@ def run(args) -> int:
         if not args.quiet and not args.json and sys.stderr.isatty():
             print(f"best score {score} ({board.n_placed} tiles placed)", file=sys.stderr)
 
-    result = run_search(args, lambda solver: solver.best(puzzle, callback=improved), **extra)
-    board = result.best_board
-    written = None
-    if board is not None and not args.no_fill:
-        from ..engines.backtrack.fill import fill_board
+    def report(result) -> int:
+        board = result.best_board
+        written = None
+        if board is not None and not args.no_fill:
+            from ..engines.backtrack.fill import fill_board
 
-        board = fill_board(board)
-    if args.out and board is not None:
-        assert fmt is not None  # chosen above whenever --out is given
-        write_output(format_board(board, fmt), args.out)
-        written = args.out
-    if args.json:
-        data = {"puzzle": puzzle.name or args.puzzle, "max_score": puzzle.max_score,
-                "written_score": board.score() if board is not None else None, "file": written}
-        data.update(result.to_dict())
-        print_json(data)
-    else:
-        placed = result.best_board.n_placed if result.best_board is not None else 0
-        print(f"best score {result.best_score} of {puzzle.max_score} ({placed} of {puzzle.n_squares} tiles placed)")
-        if board is not None and not args.no_fill and board.score() != result.best_score:
-            print(f"completed greedily: score {board.score()}")
-        if written and written != "-":
-            print(f"board written to {written}")
-        print(summary_line(result))
-    return exit_status(result)
+            board = fill_board(board)
+        if args.out and board is not None:
+            assert fmt is not None  # chosen above whenever --out is given
+            write_output(format_board(board, fmt), args.out)
+            written = args.out
+        if args.json:
+            data = {"puzzle": puzzle.name or args.puzzle, "max_score": puzzle.max_score,
+                    "written_score": board.score() if board is not None else None, "file": written}
+            data.update(result.to_dict())
+            print_json(data)
+        else:
+            placed = result.best_board.n_placed if result.best_board is not None else 0
+            print(f"best score {result.best_score} of {puzzle.max_score} ({placed} of {puzzle.n_squares} tiles placed)")
+            if board is not None and not args.no_fill and board.score() != result.best_score:
+                print(f"completed greedily: score {board.score()}")
+            if written and written != "-":
+                print(f"board written to {written}")
+            print(summary_line(result))
+        return exit_status(result)
+
+    start = start_board(args, puzzle)
+    return run_search(args, lambda solver: solver.best(puzzle, start=start, callback=improved), report, **extra)

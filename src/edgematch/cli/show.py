@@ -40,6 +40,9 @@ def register(sub) -> None:
 def run(args) -> int:
     puzzle = puzzle_from(args)
     board = None
+    if args.board and args.hints:
+        raise InputError("--hints draws the board with only the hints placed; it cannot be combined with a BOARD",
+                         str(args.board))
     if args.board:
         board = board_from(args, puzzle)
     elif args.hints:

@@ -7,8 +7,11 @@ Board formats hold one board per file, so:
   ``STEM_0002.EXT``, ... next to ``FILE`` (``sol.txt`` -> ``sol_0001.txt``), streamed as
   solutions are found, so ``--all`` on a puzzle with millions of solutions never holds
   them in memory;
+* ``--out DIR/`` (or an existing folder) writes files named after the puzzle inside it
+  (``DIR/owen1-6x6.emb``, or ``DIR/owen1-6x6_0001.emb`` ... for several);
 * without ``--out`` (or with ``--out -``) the boards go to standard output, separated by
-  a blank line.
+  a blank line; with ``--json`` they go inside the JSON instead (``boards``), so that
+  standard output stays one JSON document.
 
 Every file is in ``--board-format`` (default: from the extension, else ``edgematch``) and
 is read back by ``edgematch verify PUZZLE FILE``.  Exit status 0 when at least one
@@ -17,6 +20,8 @@ solution was written, 1 when none was found.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -31,6 +36,11 @@ EXAMPLES = """examples:
   edgematch verify owen1-6x6 solution.txt
   edgematch solve owen1-6x6 -k 5 --out sol.txt       sol_0001.txt .. sol_0005.txt
   edgematch solve owen1-6x6 --all --out all/sol.txt --json
+  edgematch solve owen1-6x6 -k 3 --out boards/     boards/owen1-6x6_0001.emb .. _0003.emb
+
+exit status: 0 when at least one solution was written; 1 when none was (the puzzle has
+none, or a limit stopped the search first); 2 for bad input; 130 after Ctrl-C (143 after
+SIGTERM), with the statistics so far.
 """
 
 
@@ -42,7 +52,6 @@ def register(sub) -> None:
     many.add_argument("-k", type=positive_int, default=1, metavar="K", help="number of solutions to find (default 1)")
     many.add_argument("--all", action="store_true", help="find every solution")
     p.add_argument("--out", metavar="FILE", help="board file to write (numbered files for several); default stdout")
-    p.add_argument("--board-format", metavar="FMT", help="board format (default: from the extension, else edgematch)")
     add_search_options(p)
     p.set_defaults(func=run)
 
@@ -52,31 +61,52 @@ def numbered_path(path: Path, index: int) -> Path:
     return path.with_name(f"{path.stem}_{index:04d}{path.suffix}")
 
 
+def output_paths(out: str, puzzle_name: str, fmt: str, numbered: bool):
+    """``path(index)`` for the files of ``--out``: FILE itself, numbered files beside it, or
+    files named after the puzzle inside a folder (``--out DIR/`` or an existing folder)."""
+    target = Path(out)
+    if out.endswith(("/", os.sep)) or target.is_dir():
+        if not target.is_dir():
+            raise InputError("the output folder does not exist", out)
+        ext = BOARD_FORMATS[fmt].extensions[0] if BOARD_FORMATS[fmt].extensions else ".txt"
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", puzzle_name).strip("_.") or "solution"
+        base = target / f"{stem}{ext}"
+    else:
+        if target.parent and not target.parent.exists():
+            raise InputError("the folder of the output file does not exist", str(target.parent))
+        base = target
+    return (lambda index: numbered_path(base, index)) if numbered else (lambda index: base)
+
+
 def run(args) -> int:
     puzzle = puzzle_from(args)
     if args.k == 0:
         raise InputError("-k must be at least 1")
     k = None if args.all else args.k
     to_stdout = args.out in (None, "-")
-    fmt = args.board_format or ("edgematch" if to_stdout else format_for_extension(args.out, BOARD_FORMATS))
+    as_dir = not to_stdout and (args.out.endswith(("/", os.sep)) or Path(args.out).is_dir())
+    fmt = args.board_format or ("edgematch" if to_stdout or as_dir else format_for_extension(args.out, BOARD_FORMATS))
     if fmt not in BOARD_FORMATS:
         raise InputError(f"unknown board format '{fmt}' (known: {', '.join(sorted(BOARD_FORMATS))})")
     numbered = k is None or k > 1
     written: list[str] = []
-    if not to_stdout:
-        out = Path(args.out)
-        if out.parent and not out.parent.exists():
-            raise InputError("the folder of the output file does not exist", str(out.parent))
+    in_json: list[str] = []  # boards on standard output with --json go inside the JSON
+    path_of = None if to_stdout else output_paths(args.out, puzzle.name or str(args.puzzle), fmt, numbered)
 
     def emit(board) -> None:
         text = format_board(board, fmt)
+        if to_stdout and args.json:
+            in_json.append(text)
+            written.append("-")
+            return
         if to_stdout:
             if written:
                 sys.stdout.write("\n")
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
             written.append("-")
             return
-        path = numbered_path(Path(args.out), len(written) + 1) if numbered else Path(args.out)
+        assert path_of is not None
+        path = path_of(len(written) + 1)
         try:
             path.write_text(text)
         except OSError as exc:
@@ -85,16 +115,22 @@ def run(args) -> int:
 
     start = start_board(args, puzzle)
     options = {"start": start} if start is not None else {}
-    result = run_search(args, lambda solver: solver.solve(puzzle, k=k, callback=emit, collect=False, **options))
-    if args.json:
-        data = {"puzzle": puzzle.name or args.puzzle, "files": written if not to_stdout else []}
-        data.update(result.to_dict())
-        print_json(data)
-    elif not to_stdout:
-        found = len(written)
-        print(f"{found} solution{'s' if found != 1 else ''} written"
-              + (f": {written[0]}" + (f" .. {written[-1]}" if found > 1 else "") if found else ""))
-        print(summary_line(result))
-    else:
-        print(summary_line(result), file=sys.stderr)
-    return exit_status(result, 0 if written else 1)
+
+    def report(result) -> int:
+        if args.json:
+            data = {"puzzle": puzzle.name or args.puzzle, "files": written if not to_stdout else []}
+            data.update(result.to_dict())
+            if to_stdout:
+                data["boards"] = in_json
+                data["board_format"] = fmt
+            print_json(data)
+        elif not to_stdout:
+            found = len(written)
+            print(f"{found} solution{'s' if found != 1 else ''} written"
+                  + (f": {written[0]}" + (f" .. {written[-1]}" if found > 1 else "") if found else ""))
+            print(summary_line(result))
+        else:
+            print(summary_line(result), file=sys.stderr)
+        return exit_status(result, 0 if written else 1)
+
+    return run_search(args, lambda solver: solver.solve(puzzle, k=k, callback=emit, collect=False, **options), report)

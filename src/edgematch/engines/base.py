@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import math
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -106,16 +107,33 @@ class Limits:
 
 class StopFlag:
     """A request to stop, set from a signal handler or another thread and polled by the
-    slice driver between slices (so a search stops within one slice, about 0.25 s)."""
+    slice driver between slices (so a search stops within one slice, about 0.25 s).
+
+    Engines whose work is one long library call (CP-SAT's ``Solve``) register a hook,
+    called the moment the flag is set, that stops that call from inside.  ``warming`` is
+    True while a driver runs its first slice, which may spend seconds compiling a kernel:
+    a signal then interrupts the compilation at once instead of waiting for it.
+    """
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._hooks: list[Callable[[], Any]] = []
         self.reason = StopReason.INTERRUPTED
         self.signal: int | None = None  # the signal that asked for the stop, if one did
+        self.warming = False
+        #: Called by the signal watcher when a signal came while warming and the main thread
+        #: has not taken it within :data:`ABANDON_AFTER` seconds (stuck in a compiler).
+        self.abandon: Callable[[], Any] | None = None
+
+    def working(self) -> None:
+        """The search has begun its real work: from now on a signal stops it between slices."""
+        self.warming = False
 
     def set(self, reason: StopReason = StopReason.INTERRUPTED) -> None:
         self.reason = reason
         self._event.set()
+        for hook in list(self._hooks):
+            hook()
 
     def clear(self) -> None:
         self._event.clear()
@@ -124,6 +142,17 @@ class StopFlag:
         return self._event.is_set()
 
     __bool__ = is_set
+
+    @contextlib.contextmanager
+    def hook(self, on_stop: Callable[[], Any]):
+        """Call ``on_stop`` when the flag is set while the block runs (at once if it is)."""
+        self._hooks.append(on_stop)
+        try:
+            if self.is_set():
+                on_stop()
+            yield
+        finally:
+            self._hooks.remove(on_stop)
 
 
 @dataclass
@@ -177,6 +206,7 @@ class SliceDriver:
 
     def __post_init__(self) -> None:
         self.budget = self.first_budget
+        self.first = True
         self._last_report = time.perf_counter()
 
     # ------------------------------------------------------------------ limits
@@ -215,7 +245,8 @@ class SliceDriver:
                         return self.halt(StopReason.NODES)
                     want = min(want, left)
                 t0 = time.perf_counter()
-                report = run_slice(want)
+                report = self._first_slice(run_slice, want) if self.first else run_slice(want)
+                self.first = False
                 elapsed = time.perf_counter() - t0
                 self.nodes_done += int(report.nodes)
                 self.solutions_done += int(report.solutions)
@@ -245,6 +276,17 @@ class SliceDriver:
                     return False
         except KeyboardInterrupt:
             return self.halt(StopReason.INTERRUPTED)
+
+    def _first_slice(self, run_slice: Callable[[int], SliceReport], want: int) -> SliceReport:
+        """The first slice, during which a signal may interrupt a kernel's compilation
+        (the signal handler raises KeyboardInterrupt while ``stop.warming`` is set)."""
+        if self.stop is None:
+            return run_slice(want)
+        self.stop.warming = True
+        try:
+            return run_slice(want)
+        finally:
+            self.stop.working()
 
     def report_progress(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -320,13 +362,23 @@ class Engine:
 @contextlib.contextmanager
 def stop_on_signals(stop: StopFlag):
     """SIGINT and SIGTERM set ``stop`` (the search ends after its current slice and reports
-    what it has); a second SIGINT interrupts at once. Installed even when the process was
-    started with SIGINT ignored (a shell's background job); a no-op outside the main thread."""
+    what it has); a second SIGINT, or one while a kernel compiles, interrupts at once.
+    Installed even when the process was started with SIGINT ignored (a shell's background
+    job); a no-op outside the main thread.
+
+    Python runs a signal handler only when the main thread returns to Python code, never
+    inside a library call such as CP-SAT's ``Solve``.  So the signal is also written to a
+    wake-up socket, and a watcher thread sets the flag (and its hooks) at once.
+    """
+    received = [0]
+
     def handler(signum, frame):
-        if stop.is_set() and signum == signal.SIGINT:
-            raise KeyboardInterrupt
+        received[0] += 1
         stop.signal = signum
-        stop.set(StopReason.INTERRUPTED)
+        if not stop.is_set():
+            stop.set(StopReason.INTERRUPTED)
+        if stop.warming or (received[0] > 1 and signum == signal.SIGINT):
+            raise KeyboardInterrupt
 
     installed = {}
     try:
@@ -334,11 +386,58 @@ def stop_on_signals(stop: StopFlag):
             installed[sig] = signal.signal(sig, handler)
     except ValueError:  # not the main thread: leave signals alone
         pass
+    watcher = _SignalWatcher(stop) if installed else None
     try:
         yield stop
     finally:
+        if watcher is not None:
+            watcher.close()
         for sig, previous in installed.items():
             signal.signal(sig, previous)
+
+
+#: Seconds the main thread has to take a signal that came while a kernel compiled.
+ABANDON_AFTER = 1.0
+
+
+class _SignalWatcher:
+    """Reads the signal numbers Python's C-level handler writes to a wake-up socket, in
+    a thread of its own, and sets the stop flag even while the main thread is busy."""
+
+    def __init__(self, stop: StopFlag):
+        self.stop = stop
+        self.reader, self.writer = socket.socketpair()
+        self.writer.setblocking(False)
+        self.previous = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
+        self.thread = threading.Thread(target=self._watch, name="edgematch-signals", daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                data = self.reader.recv(64)
+            except OSError:
+                return
+            if not data:
+                return
+            for signum in data:
+                if signum in (signal.SIGINT, signal.SIGTERM) and not self.stop.is_set():
+                    self.stop.signal = signum
+                    self.stop.set(StopReason.INTERRUPTED)
+                    if self.stop.warming and self.stop.abandon is not None:
+                        timer = threading.Timer(ABANDON_AFTER, self._abandon_if_stuck)
+                        timer.daemon = True
+                        timer.start()
+
+    def _abandon_if_stuck(self) -> None:
+        if self.stop.warming and self.stop.abandon is not None:
+            self.stop.abandon()
+
+    def close(self) -> None:
+        signal.set_wakeup_fd(self.previous)
+        self.writer.close()  # the reader sees end-of-file and the thread ends
+        self.thread.join(timeout=1.0)
+        self.reader.close()
 
 
 def check_k(k: int | None) -> None:

@@ -18,6 +18,8 @@ Rotationally symmetric tiles: a solution is a distinct *placement*, so rotations
 show the same edges must count once.  The table lists only the smallest rotation of each
 distinct arrangement of edges (and a hint's rotation is normalised the same way), so each
 placement is exactly one assignment of the variables and enumeration never repeats it.
+With ``each_rotation`` (Eternity2Puzzles.jl's convention) the table lists all four
+rotations instead and a hint keeps its given rotation: every rotation is its own solution.
 
 Nodes: CP-SAT does not report placed tiles; ``nodes`` holds its number of *branches*
 (``NumBranches``), which the statistics say explicitly.  Compare node counts between
@@ -46,8 +48,9 @@ NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
 class CpSatModel:
     """The CP model of one puzzle: variables kept so that a solution reads back as a Board."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, each_rotation: bool = False):
         self.puzzle = puzzle
+        self.each_rotation = each_rotation
         self.model = cp_model.CpModel()
         W, H = puzzle.width, puzzle.height
         n = puzzle.n_squares
@@ -79,7 +82,8 @@ class CpSatModel:
             outer = T.outer_sides(s, W, H)
             if s in hint_map:
                 tile, rot = hint_map[s]
-                rot = T.canonical_rotation(puzzle.tiles[tile], rot)
+                if not each_rotation:
+                    rot = T.canonical_rotation(puzzle.tiles[tile], rot)
                 shown = rotated[tile, rot]
                 rows = [(tile, rot, *map(int, shown))]
             else:
@@ -102,7 +106,7 @@ class CpSatModel:
         for tile in range(self.puzzle.n_tiles):
             if tile in hinted_tiles:
                 continue
-            for rot in T.distinct_rotations(self.puzzle.tiles[tile]):
+            for rot in T.placement_rotations(self.puzzle.tiles[tile], self.each_rotation):
                 shown = rotated[tile, rot]
                 if all((int(shown[side]) == T.GREY) == outer[side] for side in range(4)):
                     rows.append((tile, rot, *map(int, shown)))
@@ -156,18 +160,21 @@ class CpSatSolver(Engine):
     the top-left corner, or on one of the two top corners of a rectangular board; only
     for puzzles without hints).  CP-SAT picks its own branching, so a scan ``order``
     other than the default row scan, or a ``corner``, is refused rather than ignored;
-    ``node_limit`` is not supported (CP-SAT has no branch limit).
+    ``node_limit`` is not supported (CP-SAT has no branch limit).  ``each_rotation``:
+    every rotation of a symmetric tile is its own placement (Eternity2Puzzles.jl's count).
     """
 
     name = "cpsat"
 
     def __init__(self, time_limit: float | None = None, workers: int = 1, symmetry: bool = False,
-                 order=None, corner: str | None = None, node_limit: int | None = None, limits: Limits | None = None):
+                 order=None, corner: str | None = None, node_limit: int | None = None, limits: Limits | None = None,
+                 each_rotation: bool = False):
         self.limits = self._checked(Limits.of(limits, time_limit=time_limit, node_limit=node_limit))
         if order not in (None, "rowscan") or corner is not None:
             raise InputError("the cpsat solver picks its own branching: --order and --corner do not apply to it")
         self.workers = max(1, int(workers))
         self.symmetry = symmetry
+        self.each_rotation = bool(each_rotation)
 
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
@@ -215,13 +222,18 @@ class CpSatSolver(Engine):
         puzzle = self._rooted(owner, root)
         stop_after = limits.solutions
         start = time.perf_counter()
-        total = SearchResult(solver=self.name, complete=True, statistics={
+        total = SearchResult(solver=self.name, complete=True, rotations=T.rotation_convention(self.each_rotation),
+                             statistics={
             "nodes_are": NODE_NOTE, "branches": 0, "conflicts": 0, "status": [], "solver_wall_seconds": 0.0,
         })
         for variant in self._variants(puzzle):
             left = None if limits.time is None else limits.time - (time.perf_counter() - start)
             want = None if stop_after is None else stop_after - total.solutions
             want_boards = None if keep is None else keep - len(total.boards)
+            if self.stop is not None and self.stop.is_set():
+                total.complete = False
+                total.stopped_by = str(self.stop.reason)
+                break
             if (left is not None and left <= 0) or (want is not None and want <= 0):
                 total.complete = False
                 total.stopped_by = total.stopped_by or ("solutions" if want is not None and want <= 0 else "time")
@@ -244,17 +256,27 @@ class CpSatSolver(Engine):
 
     def _run_one(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback,
                  time_limit: float | None) -> SearchResult:
-        built = CpSatModel(puzzle)
+        built = CpSatModel(puzzle, self.each_rotation)
         solver = cp_model.CpSolver()
         enumerate_all = stop_after != 1
         solver.parameters.enumerate_all_solutions = enumerate_all
         solver.parameters.num_workers = 1 if enumerate_all else self.workers
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = float(time_limit)
+        # CP-SAT catches SIGINT itself and reports it as an ordinary end; ours stops it
+        # instead (through the stop flag's hook), so that Ctrl-C is reported as such.
+        solver.parameters.catch_sigint_signal = False
         collector = _Collector(built, keep, stop_after, callback)
-        status = solver.Solve(built.model, collector)
+        if self.stop is not None:
+            self.stop.working()
+            with self.stop.hook(solver.stop_search):
+                status = solver.Solve(built.model, collector)
+        else:
+            status = solver.Solve(built.model, collector)
 
         stopped_by = collector.stopped_by
+        if stopped_by is None and self.stop is not None and self.stop.is_set():
+            stopped_by = str(self.stop.reason)
         if stop_after == 1 and collector.count >= 1 and stopped_by is None:
             stopped_by = "solutions"  # without enumeration CP-SAT ends at its first solution
         complete = stopped_by is None and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)

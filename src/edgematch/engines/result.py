@@ -37,6 +37,9 @@ class SearchResult:
     boards: list[Board] = field(default_factory=list)
     statistics: dict[str, Any] = field(default_factory=dict)
     solver: str = ""
+    #: how rotations of symmetric tiles were counted: ``"distinct"`` (once per look) or
+    #: ``"each"`` (every rotation its own placement, ``each_rotation=True``)
+    rotations: str = "distinct"
 
     @property
     def nodes_per_second(self) -> float:
@@ -54,9 +57,12 @@ class SearchResult:
         """The collected boards as a set of tuples of ``(tile, rotation)`` per square.
 
         Rotations are normalised to the smallest rotation showing the same edges, so that
-        two engines that try a symmetric tile in different rotations agree.
+        two engines that try a symmetric tile in different rotations agree; a result
+        counted with every rotation (``rotations == "each"``) keeps them as found, since
+        its solutions differ by exactly those rotations.
         """
-        return {board_key(board) for board in self.boards}
+        each = self.rotations == "each"
+        return {board_key(board, each_rotation=each) for board in self.boards}
 
     def to_dict(self, include_boards: bool = False) -> dict[str, Any]:
         """Plain data for JSON output (``--json``)."""
@@ -70,6 +76,7 @@ class SearchResult:
             "complete": self.complete,
             "stopped_by": self.stopped_by,
             "deepest": self.deepest,
+            "rotations": self.rotations,
         }
         if self.best_score is not None:
             data["best_score"] = self.best_score
@@ -81,8 +88,9 @@ class SearchResult:
         return data
 
 
-def board_key(board: Board) -> tuple[tuple[int, int], ...]:
-    """``(tile, rotation)`` per square with rotations normalised for symmetric tiles.
+def board_key(board: Board, each_rotation: bool = False) -> tuple[tuple[int, int], ...]:
+    """``(tile, rotation)`` per square with rotations normalised for symmetric tiles
+    (kept as they are with ``each_rotation``, where they are different solutions).
 
     Empty squares are ``(-1, 0)``.
     """
@@ -92,7 +100,7 @@ def board_key(board: Board) -> tuple[tuple[int, int], ...]:
         if tile < 0:
             key.append((-1, 0))
             continue
-        key.append((tile, canonical_rotation(tiles[tile], rotation)))
+        key.append((tile, rotation if each_rotation else canonical_rotation(tiles[tile], rotation)))
     return tuple(key)
 
 

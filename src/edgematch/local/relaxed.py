@@ -54,7 +54,7 @@ class RelaxedStart:
     placed: int  # squares of the deepest / solved board placed by the engine (hints included)
     cp_score: int  # score of that board before completion and assignment
     seconds: float
-    status: str  # solved, exhausted (no solution exists), time
+    status: str  # solved, exhausted (no solution exists), time, nodes, interrupted
     nodes: int = 0
     engine: str = "dfs"
     info: dict = field(default_factory=dict)
@@ -83,8 +83,13 @@ def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
 
 def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, rng=None, engine: str = "dfs",
                      relaxed: list[int] | None = None, node_limit: int | None = None,
-                     restart_nodes: int | None = None) -> RelaxedStart:
-    """A complete start board from the relaxed problem (see the module docstring)."""
+                     restart_nodes: int | None = None, stop=None) -> RelaxedStart:
+    """A complete start board from the relaxed problem (see the module docstring).
+
+    ``stop``: an object with ``is_set()`` (an :class:`~edgematch.engines.base.StopFlag`),
+    polled between slices of the depth-first search; once set, the search ends with status
+    ``interrupted`` and its deepest board is completed as after a time-out.
+    """
     if relax < 0:
         raise InputError("the number of relaxed squares must not be negative")
     if time_limit is None or time_limit <= 0:
@@ -100,7 +105,7 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, r
         restarts = 0
     else:
         board, solved, seconds, status, nodes, restarts = _solve_dfs(puzzle, relaxed, time_limit, rng, node_limit,
-                                                                     restart_nodes)
+                                                                     restart_nodes, stop)
     placed = board.n_placed
     cp_score = board.score()
     completed = complete_randomly(board, rng)
@@ -278,7 +283,7 @@ def _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neig
 
 
 def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None,
-               restart_nodes: int | None = None):
+               restart_nodes: int | None = None, stop=None):
     t = build_tables(puzzle)
     relaxed_set = set(relaxed)
     order = np.array([q for q in range(puzzle.n_squares) if q not in relaxed_set and not t.fixed[q]], np.int64)
@@ -328,6 +333,9 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
             status = "exhausted"  # the whole space: no solution (restarts only reorder it)
             break
         if time.perf_counter() - started >= time_limit:
+            break
+        if stop is not None and stop.is_set():
+            status = "interrupted"
             break
     seconds = time.perf_counter() - started
     solved = status == "solved"

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..engines.base import Limits, StopFlag
 from ..errors import InputError
 from ..model import Board, Puzzle
 from . import tabu_kernel as K
@@ -427,20 +428,30 @@ class TabuVLNS:
     # ------------------------------------------------------------------ the run
     def optimize(self, puzzle: Puzzle, start_board: Board | None = None, *, time_limit: float | None = None,
                  max_moves: int | None = None, target: int | None = None, callback: ProgressCallback | None = None,
-                 state: SearchState | None = None,
-                 restart: Callable[[Puzzle, int], Board] | None = None) -> LocalSearchResult:
+                 state: SearchState | None = None, restart: Callable[[Puzzle, int], Board] | None = None,
+                 limits: Limits | None = None, stop: StopFlag | None = None) -> LocalSearchResult:
         """Improve a board until an end condition; returns the best board found.
 
-        ``time_limit`` (seconds of this call), ``max_moves`` (total moves of the run),
-        ``target`` (stop once the best score reaches it; default the maximum score) and
-        the paper's ``max_intensifications`` end a run; so does a callback returning
-        False.  ``state`` continues a saved search (``start_board`` is then ignored).
+        ``time_limit`` (seconds of this call, or ``limits=Limits(time=...)``, the limits
+        every engine takes: they are validated there), ``max_moves`` (total moves of the
+        run), ``target`` (stop once the best score reaches it; default the maximum score)
+        and the paper's ``max_intensifications`` end a run; so does a callback returning
+        False (``stopped_by="callback"``) or ``stop`` being set, by
+        :func:`~edgematch.engines.base.stop_on_signals` on Ctrl-C say (``stopped_by`` is
+        then ``stop.reason``, ``"interrupted"``); both are checked between batches.
+        ``state`` continues a saved search (``start_board`` is then ignored).
 
         With ``restart_after`` set, a segment that has not improved its own best for that
         many moves ends, and the search starts afresh from ``restart(puzzle, segment)``
         (default: a random board drawn from the seed and the segment number); the run's
         best board is kept across segments.
         """
+        limits = Limits.of(limits, time_limit=time_limit)
+        if limits.nodes is not None or limits.solutions is not None:
+            raise InputError("the tabu search counts moves, not nodes or solutions: give max_moves")
+        time_limit = limits.time
+        if max_moves is not None and (isinstance(max_moves, bool) or int(max_moves) != max_moves or max_moves < 0):
+            raise InputError(f"max_moves must be a whole number >= 0, not {max_moves!r}")
         if time_limit is None and max_moves is None and not self.params.max_intensifications:
             raise InputError("give an end condition: time_limit, max_moves or max_intensifications")
         tables = build_tables(puzzle)
@@ -465,6 +476,8 @@ class TabuVLNS:
         last_best = state.best_score
         if state.best_score >= target:
             stopped_by = "target"
+        elif stop is not None and stop.is_set():  # asked to stop before the first move
+            stopped_by = str(stop.reason)
         while stopped_by is None:
             if self._restart_due(state):  # checked before every batch: restarts happen at exact move numbers
                 self._restart(puzzle, state, restart, matched)
@@ -496,6 +509,8 @@ class TabuVLNS:
                 stopped_by = "moves"
             elif time_limit is not None and now - started >= time_limit:
                 stopped_by = "time"
+            elif stop is not None and stop.is_set():
+                stopped_by = str(stop.reason)
             if callback is not None:
                 progress = Progress(
                     seconds=state.elapsed, moves=state.moves, score=state.score, best_score=state.best_score,

@@ -39,6 +39,23 @@ def distinct_rotations(edges) -> list[int]:
     return result
 
 
+#: The two counting conventions for rotationally symmetric tiles (``--each-rotation``):
+#: ``"distinct"`` (default) places a tile once per distinct look, ``"each"`` places it in
+#: every rotation, as Eternity2Puzzles.jl does (counts grow by the symmetry factors).
+ROTATION_CONVENTIONS = ("distinct", "each")
+
+
+def rotation_convention(each_rotation: bool) -> str:
+    """``"each"`` when every rotation is its own placement, else ``"distinct"``."""
+    return "each" if each_rotation else "distinct"
+
+
+def placement_rotations(edges, each_rotation: bool = False) -> list[int]:
+    """The rotations a search tries for a tile: the distinct ones, or all four when
+    ``each_rotation`` (a symmetric tile then gives 2 or 4 placements showing the same edges)."""
+    return [0, 1, 2, 3] if each_rotation else distinct_rotations(edges)
+
+
 def canonical_rotation(edges, rotation: int) -> int:
     """The smallest rotation showing the same edges as ``rotation``: the rotations of a
     symmetric tile that look alike are one placement, named by this one."""
@@ -78,6 +95,7 @@ def fits_border(edges, rotation: int, square: int, width: int, height: int) -> b
     return all((shown[s] == GREY) == out for s, out in enumerate(outer_sides(square, width, height)))
 
 
-def border_rotations(edges, square: int, width: int, height: int) -> list[int]:
-    """The distinct rotations in which a tile fits the border of a square."""
-    return [r for r in distinct_rotations(edges) if fits_border(edges, r, square, width, height)]
+def border_rotations(edges, square: int, width: int, height: int, each_rotation: bool = False) -> list[int]:
+    """The distinct rotations (every rotation with ``each_rotation``) in which a tile fits
+    the border of a square."""
+    return [r for r in placement_rotations(edges, each_rotation) if fits_border(edges, r, square, width, height)]

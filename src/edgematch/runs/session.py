@@ -9,8 +9,9 @@ checkpoint before the first move, and then, while the search runs, records
 * a checkpoint of the whole search state every ``checkpoint_every`` seconds.
 
 :func:`resume_run` continues a run from its newest checkpoint: after a clean stop, a
-Ctrl-C (which checkpoints before it exits) or a SIGKILL (which loses at most the time
-since the last checkpoint).  The resumed search is the very search that was saved (same
+Ctrl-C or SIGTERM (which stop the search through a :class:`StopFlag` and checkpoint before
+returning, ``stopped_by="interrupted"``) or a SIGKILL (which loses at most the time since
+the last checkpoint).  The resumed search is the very search that was saved (same
 board, tabu lists, random generator and counters), so elapsed time and moves go on
 counting from the checkpoint.
 """
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engines.base import StopFlag, stop_on_signals
+from ..engines.base import StopFlag, StopReason, stop_on_signals
 from ..errors import InputError
 from ..formats import format_board, format_puzzle, parse_puzzle
 from ..local.tabu import LocalSearchResult, Progress, SearchState, TabuParams, TabuVLNS
@@ -57,14 +58,16 @@ class RunRecorder:
     """The search callback that writes a run's progress to the store."""
 
     def __init__(self, store: RunStore, run_id: int, puzzle: Puzzle, checkpoint_every: float = CHECKPOINT_EVERY,
-                 history_every: float = HISTORY_EVERY, display: Callable[[Progress], None] | None = None):
+                 history_every: float = HISTORY_EVERY, display: Callable[[Progress], None] | None = None,
+                 stop_flag: StopFlag | None = None):
         self.store = store
         self.run_id = run_id
         self.puzzle = puzzle
         self.checkpoint_every = checkpoint_every
         self.history_every = history_every
         self.display = display
-        self.stop_flag = StopFlag()  # set by SIGINT / SIGTERM (engines.base.stop_on_signals)
+        # set by SIGINT / SIGTERM (engines.base.stop_on_signals)
+        self.stop_flag = stop_flag if stop_flag is not None else StopFlag()
         self.last_history = -np.inf
         self.last_checkpoint = time.monotonic()
         self.best_recorded = -1
@@ -123,7 +126,9 @@ def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle,
     recorder.record_best(result.best_board, result.seconds, result.moves, result.best_score, result.best_score)
     recorder.save_checkpoint(result.state)
     store.add_history(run_id, [(result.seconds, result.moves, result.score, result.best_score)])
-    status = "interrupted" if result.stopped_by == "callback" else "finished"
+    if result.stopped_by == StopReason.CALLBACK and recorder.stop_requested:
+        result.stopped_by = str(recorder.stop_flag.reason)
+    status = "interrupted" if result.stopped_by in (StopReason.CALLBACK, StopReason.INTERRUPTED) else "finished"
     store.update_run(run_id, status=status, stopped_by=result.stopped_by, seconds=result.seconds,
                      moves=result.moves, score=result.score)
     best = store.best(run_id)
@@ -137,13 +142,15 @@ def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle,
     return RunOutcome(run_id, result, board, score, result.seconds, status, start_info)
 
 
-def _restarter(spec: dict | None, seed: int | None):
+def restarter(spec: dict | None, seed: int | None):
+    """The ``restart`` callable of :meth:`TabuVLNS.optimize` for a recorded restart spec
+    (None: random boards drawn from the seed)."""
     if not spec or spec.get("kind", "random") == "random":
         return None  # TabuVLNS draws random boards from the seed
     from ..local.startup import restart_builder
 
     return restart_builder(spec["kind"], seed, relax=spec.get("relax"), time_limit=spec.get("time_limit"),
-                           schedule=spec.get("schedule"))
+                           schedule=spec.get("schedule"), node_limit=spec.get("node_limit"))
 
 
 def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | None = None,
@@ -151,12 +158,17 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
               time_limit: float | None = None, max_moves: int | None = None, target: int | None = None,
               db: str | None = None, checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
               display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
-              on_created: Callable[[int], None] | None = None, restart_spec: dict | None = None) -> RunOutcome:
+              on_created: Callable[[int], None] | None = None, restart_spec: dict | None = None,
+              stop: StopFlag | None = None) -> RunOutcome:
     """Create a run in the store and optimise ``puzzle`` (see the module docstring).
 
     ``restart_spec``: how the boards of later segments are built when the parameters ask for
-    restarts (``{"kind": "cp", "relax": 0, "time_limit": 10, "schedule": None}``; default: random
-    boards).  It is recorded so that a resumed run rebuilds the same boards.
+    restarts (``{"kind": "cp", "relax": 0, "time_limit": 10, "schedule": None,
+    "node_limit": None}``; default: random boards).  It is recorded so that a resumed run
+    rebuilds the same boards.  ``stop``: a flag that ends the search (already set: the run is
+    recorded with its start and a checkpoint, and no move is made); with ``handle_signals``
+    SIGINT and SIGTERM set it.  The whole command (start phase included) is
+    :func:`edgematch.runs.optimize.run_plan`.
     """
     params = params or TabuParams()
     if seed is None:
@@ -174,21 +186,24 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
         )
         if on_created is not None:
             on_created(run_id)
-        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display)
+        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display, stop)
         recorder.record_best(state.best_board(puzzle), 0.0, 0, state.best_score, state.best_score)
         recorder.save_checkpoint(state)
         with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=max_moves, target=target,
-                                     callback=recorder, restart=_restarter(restart_spec, seed))
+                                     callback=recorder, restart=restarter(restart_spec, seed),
+                                     stop=recorder.stop_flag)
         return _finish(store, recorder, run_id, puzzle, result)
 
 
 def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None = None,
                checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
-               display: Callable[[Progress], None] | None = None, handle_signals: bool = True) -> RunOutcome:
+               display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
+               stop: StopFlag | None = None) -> RunOutcome:
     """Continue run ``run_id`` from its newest checkpoint.
 
     ``time_limit``: seconds for this session; by default what is left of the run's budget.
+    ``stop``: as for :func:`start_run`.
     """
     with RunStore(db) as store:
         record = store.run(run_id)
@@ -210,12 +225,13 @@ def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None =
         store.claim(run_id)
         if budget != record.budget_seconds:
             store.update_run(run_id, budget_seconds=budget)
-        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display)
+        recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display, stop)
         best = store.best(run_id)
         recorder.best_recorded = best["score"] if best else -1
         search = TabuVLNS(params, seed=record.seed)
         with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
             result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=record.max_moves,
                                      target=record.target, callback=recorder,
-                                     restart=_restarter(record.info.get("restart"), record.seed))
+                                     restart=restarter(record.info.get("restart"), record.seed),
+                                     stop=recorder.stop_flag)
         return _finish(store, recorder, run_id, puzzle, result)

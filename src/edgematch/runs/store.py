@@ -164,12 +164,22 @@ def _pid_alive(pid: int) -> bool:
 
 
 class RunStore:
-    """A connection to the run database (created on first use)."""
+    """A connection to the run database (created on first use).
+
+    The default database's folder (the user data directory) is created when missing; the
+    folder of a database given by ``path`` must exist (a mistyped folder is refused rather
+    than created).
+    """
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path is not None else default_db_path()
+        if path is not None and self.path.is_dir():
+            raise InputError("this is a folder, not a run database file", str(self.path))
+        if path is not None and not self.path.parent.is_dir():
+            raise InputError(f"cannot create the run database: no folder {self.path.parent}", str(self.path))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.conn.execute("PRAGMA journal_mode = WAL")

@@ -95,7 +95,8 @@ def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights
     allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
-    plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=solver.frame_exact, seed=seed)
+    plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=solver.frame_exact, seed=seed,
+                      each_rotation=solver.each_rotation)
     if len(total.nodes_per_depth) < D:
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
     board, used, first = start_arrays(plan, start, exact=False)

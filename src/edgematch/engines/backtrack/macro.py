@@ -18,6 +18,10 @@ Kinds, each stored in one canonical orientation:
 A block of another corner or border is the canonical block turned by quarter turns
 (:func:`turn_blocks`), so the canonical lists count each such set of blocks once.
 
+Tiles stand in their distinct rotations (a symmetric tile once per look, its rotation
+normalised); ``each_rotation=True`` lists every rotation of a symmetric tile as its own
+block, Eternity2Puzzles.jl's convention (the census always uses the distinct one).
+
 Counting convention of the community census for the official set (5,248 corner /
 292,012 edge / 4,059,952 interior blocks): see ``docs/macro-pieces.md``, and
 :func:`census`, which reports our counts in the same convention.
@@ -78,15 +82,16 @@ class MacroBlocks:
         return (self.tiles == tile).any(axis=1)
 
 
-def _candidates(rotated: np.ndarray, outer: tuple[bool, ...]) -> np.ndarray:
-    """(tile, rotation) pairs, rotation among the distinct ones, that show grey exactly on
-    the ``outer`` sides; shape (k, 2)."""
+def _candidates(rotated: np.ndarray, outer: tuple[bool, ...], each_rotation: bool = False) -> np.ndarray:
+    """(tile, rotation) pairs, rotation among the distinct ones (any with
+    ``each_rotation``), that show grey exactly on the ``outer`` sides; shape (k, 2)."""
     n = rotated.shape[0]
     # rotation r is distinct when no smaller rotation shows the same four colours
     distinct = np.ones((n, 4), dtype=bool)
     for r in range(1, 4):
         for q in range(r):
-            distinct[:, r] &= ~(rotated[:, r] == rotated[:, q]).all(axis=1)
+            if not each_rotation:
+                distinct[:, r] &= ~(rotated[:, r] == rotated[:, q]).all(axis=1)
     border = np.ones((n, 4), dtype=bool)
     for side in range(4):
         border &= (rotated[:, :, side] == T.GREY) == outer[side]
@@ -156,16 +161,16 @@ def _enumerate(rot, shown, c0, c1, s1, c2, s2, c3, s3, n_colours, out_tiles, out
     return count
 
 
-def _blocks_of_kind(puzzle: Puzzle, kind: str) -> MacroBlocks:
+def _blocks_of_kind(puzzle: Puzzle, kind: str, each_rotation: bool = False) -> MacroBlocks:
     colours = np.unique(puzzle.tiles)
     dense = np.searchsorted(colours, puzzle.tiles).astype(np.int64)  # colour -> 0..K-1 (grey stays 0)
     n_colours = len(colours)
     rotated = T.rotated_table(dense)  # (n, 4, 4) dense colours
     cells = TEMPLATES[kind]
-    c0 = _candidates(rotated, cells[0])
-    c1, s1 = _index_by(_candidates(rotated, cells[1]), rotated, (T.W,), n_colours)
-    c2, s2 = _index_by(_candidates(rotated, cells[2]), rotated, (T.N,), n_colours)
-    c3, s3 = _index_by(_candidates(rotated, cells[3]), rotated, (T.N, T.W), n_colours)
+    c0 = _candidates(rotated, cells[0], each_rotation)
+    c1, s1 = _index_by(_candidates(rotated, cells[1], each_rotation), rotated, (T.W,), n_colours)
+    c2, s2 = _index_by(_candidates(rotated, cells[2], each_rotation), rotated, (T.N,), n_colours)
+    c3, s3 = _index_by(_candidates(rotated, cells[3], each_rotation), rotated, (T.N, T.W), n_colours)
     tile_dtype = np.int16 if puzzle.n_tiles < 2**15 else np.int32
     colour_dtype = _colour_dtype(puzzle)
     shown = T.rotated_table(puzzle.tiles).astype(colour_dtype)
@@ -198,8 +203,9 @@ def outer_colours(puzzle: Puzzle, tiles: np.ndarray, rotations: np.ndarray) -> n
     return out
 
 
-def macro_blocks(puzzle: Puzzle, kinds=KINDS) -> dict[str, MacroBlocks]:
-    """Every valid 2x2 block of each kind (canonical orientation, see the module doc).
+def macro_blocks(puzzle: Puzzle, kinds=KINDS, each_rotation: bool = False) -> dict[str, MacroBlocks]:
+    """Every valid 2x2 block of each kind (canonical orientation, see the module doc);
+    ``each_rotation``: with every rotation of a symmetric tile, not one per look.
 
     Hints are ignored here (use :meth:`MacroBlocks.without_tiles` or
     :meth:`MacroBlocks.with_tile` to honour them).
@@ -208,13 +214,16 @@ def macro_blocks(puzzle: Puzzle, kinds=KINDS) -> dict[str, MacroBlocks]:
     for kind in kinds:
         if kind not in TEMPLATES:
             raise ValueError(f"unknown macro kind {kind!r} (choose from {', '.join(KINDS)})")
-        result[kind] = _blocks_of_kind(puzzle, kind)
+        result[kind] = _blocks_of_kind(puzzle, kind, each_rotation)
     return result
 
 
-def turn_blocks(puzzle: Puzzle, blocks: MacroBlocks, quarter_turns: int) -> MacroBlocks:
+def turn_blocks(puzzle: Puzzle, blocks: MacroBlocks, quarter_turns: int, normalise: bool = True) -> MacroBlocks:
     """The same blocks turned clockwise by ``quarter_turns`` (each tile moves to the next
-    cell and turns with it): a top-left corner block turned once fits the top-right."""
+    cell and turns with it): a top-left corner block turned once fits the top-right.
+
+    ``normalise`` gives symmetric tiles their smallest equivalent rotation, as the
+    distinct lists store them; blocks listing every rotation are turned as they are."""
     q = quarter_turns % 4
     tiles, rots = blocks.tiles.copy(), blocks.rotations.copy()
     for _ in range(q):
@@ -223,8 +232,8 @@ def turn_blocks(puzzle: Puzzle, blocks: MacroBlocks, quarter_turns: int) -> Macr
         new_t[:, _TURN_CELL] = tiles
         new_r[:, _TURN_CELL] = (rots + 1) % 4
         tiles, rots = new_t, new_r
-    # normalise rotations of symmetric tiles to the smallest equivalent one
-    rots = _normalise_rotations(puzzle, tiles, rots)
+    if normalise:  # rotations of symmetric tiles to the smallest equivalent one
+        rots = _normalise_rotations(puzzle, tiles, rots)
     return MacroBlocks(blocks.kind, tiles, rots, outer_colours(puzzle, tiles, rots))
 
 

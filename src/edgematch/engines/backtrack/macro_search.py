@@ -142,8 +142,12 @@ class MacroPlan:
         return Board(puzzle, tiles, rotations)
 
 
-def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None) -> MacroPlan:
+def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None,
+                     each_rotation: bool = False) -> MacroPlan:
     """Candidate tables and per-depth arrays of the macro search (see the module doc).
+
+    ``each_rotation``: blocks with every rotation of a symmetric tile (Eternity2Puzzles.jl's
+    count); ``blocks``, when given, must have been built the same way.
 
     Intermediate arrays are dropped as soon as possible: on ``e2`` (4 million blocks) the
     build is the memory peak of a run.
@@ -157,9 +161,9 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
         raise InputError("the puzzle has no grey border colour, so it has no macro blocks")
     K = len(colours)
     k2 = K * K
-    blocks = macro_blocks(puzzle) if blocks is None else blocks
+    blocks = macro_blocks(puzzle, each_rotation=each_rotation) if blocks is None else blocks
     block_counts = {kind: len(b) for kind, b in blocks.items()}
-    tables, table_of_square = _tables(puzzle, blocks)
+    tables, table_of_square = _tables(puzzle, blocks, each_rotation)
     del blocks
     table_sizes = [len(t) for t in tables]
     key_space = len(tables) * k2 * k2
@@ -241,23 +245,27 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     )
 
 
-def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks]) -> tuple[list[MacroBlocks], list[int]]:
+def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks],
+            each_rotation: bool = False) -> tuple[list[MacroBlocks], list[int]]:
     """The candidate tables and the table of each macro square.
 
     One table per border class (shared by its squares) without the hinted tiles, and one
     per macro square that holds hints: the blocks with each hinted tile on its square in
-    its rotation (rotations compared after normalisation, as blocks store them), and no
-    other hinted tile.
+    its rotation (rotations compared after normalisation, as blocks store them; exactly
+    with ``each_rotation``, where a hint keeps its own rotation only), and no other hinted
+    tile.
     """
     W, H = puzzle.width, puzzle.height
     MW, MH = W // 2, H // 2
-    hint_map = {h.square: (h.tile, T.canonical_rotation(puzzle.tiles[h.tile], h.rotation)) for h in puzzle.hints}
+    hint_map = {h.square: (h.tile, h.rotation if each_rotation else T.canonical_rotation(puzzle.tiles[h.tile], h.rotation))
+                for h in puzzle.hints}
     hinted = sorted({t for t, _ in hint_map.values()})
     turned: dict[tuple[str, int], MacroBlocks] = {}
 
     def class_blocks(kind: str, turns: int) -> MacroBlocks:
         if (kind, turns) not in turned:
-            turned[(kind, turns)] = blocks[kind] if turns == 0 else turn_blocks(puzzle, blocks[kind], turns)
+            turned[(kind, turns)] = (blocks[kind] if turns == 0 else
+                                     turn_blocks(puzzle, blocks[kind], turns, normalise=not each_rotation))
         return turned[(kind, turns)]
 
     tables: list[MacroBlocks] = []
@@ -299,6 +307,9 @@ class MacroSolver(Engine):
         Count each solution once per board rotation class, exactly as
         :class:`~.solver.BacktrackSolver` does (fix the lowest-numbered corner tile in the
         top-left corner, or in one of the two top corners on a rectangular board).
+    each_rotation:
+        Every rotation of a symmetric tile is its own placement (Eternity2Puzzles.jl's
+        count), as in :class:`~.solver.BacktrackSolver`.
     order, corner:
         Accepted so that the shared ``--order`` / ``--corner`` options work: only the row
         scan from the top-left corner is implemented.
@@ -313,13 +324,14 @@ class MacroSolver(Engine):
 
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None, symmetry: bool = False,
                  order="rowscan", corner: str | None = None, progress: ProgressCallback | None = None,
-                 progress_interval: float = 0.5, limits: Limits | None = None):
+                 progress_interval: float = 0.5, limits: Limits | None = None, each_rotation: bool = False):
         if not (isinstance(order, str) and order == "rowscan"):
             raise InputError("the macro solver searches in row scan order only (drop --order or use --solver backtrack)")
         if corner not in (None, "TL"):
             raise InputError("the macro solver starts from the top-left corner only (drop --corner)")
         self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.symmetry = symmetry
+        self.each_rotation = bool(each_rotation)
         self.progress = progress
         self.progress_interval = progress_interval
 
@@ -343,7 +355,7 @@ class MacroSolver(Engine):
         return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
     def plan(self, puzzle: Puzzle) -> MacroPlan:
-        return build_macro_plan(puzzle)
+        return build_macro_plan(puzzle, each_rotation=self.each_rotation)
 
     # ------------------------------------------------------------------ driver
     def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
@@ -354,7 +366,7 @@ class MacroSolver(Engine):
         if start is not None:
             raise self.cannot("start from a partial board yet (use --solver backtrack for --start)")
         check_macro_size(puzzle)
-        total = SearchResult(solver=self.name)
+        total = SearchResult(solver=self.name, rotations=T.rotation_convention(self.each_rotation))
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         total.statistics = {
             "nodes_are": "macro pieces placed (2x2 blocks, 4 tiles each)",
@@ -383,7 +395,7 @@ class MacroSolver(Engine):
         of ``owner``, the puzzle asked about."""
         owner = puzzle if owner is None else owner
         t_build = time.perf_counter()
-        plan = build_macro_plan(puzzle)
+        plan = build_macro_plan(puzzle, each_rotation=self.each_rotation)
         total.statistics["build_seconds"] = total.statistics.get("build_seconds", 0.0) + time.perf_counter() - t_build
         total.statistics["block_counts"] = plan.block_counts
         total.statistics["table_sizes"] = plan.table_sizes

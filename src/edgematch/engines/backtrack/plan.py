@@ -91,12 +91,13 @@ def placement_colours(puzzle: Puzzle, mapping: np.ndarray) -> np.ndarray:
     return mapping[rotated.reshape(-1, 4)].astype(np.int32)
 
 
-def distinct_placement_mask(puzzle: Puzzle) -> np.ndarray:
-    """True for the placements worth trying: the first rotation of each distinct look."""
+def distinct_placement_mask(puzzle: Puzzle, each_rotation: bool = False) -> np.ndarray:
+    """True for the placements worth trying: the first rotation of each distinct look, or
+    every rotation with ``each_rotation`` (Eternity2Puzzles.jl's convention)."""
     n = puzzle.n_tiles
     mask = np.zeros(n * 4, dtype=bool)
     for t in range(n):
-        for r in T.distinct_rotations(puzzle.tiles[t]):
+        for r in T.placement_rotations(puzzle.tiles[t], each_rotation):
             mask[t * 4 + r] = True
     return mask
 
@@ -167,18 +168,20 @@ def build_plan(
     max_errors: int = 0,
     frame_exact: bool = True,
     seed: int | None = None,
+    each_rotation: bool = False,
 ) -> SearchPlan:
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
     ``max_errors`` > 0 adds the mismatch phases for best mode (subsets of up to that many
     known sides: the most invalid joins one placement may create).  ``frame_exact`` keeps joins between two border squares out of those
     phases.  ``seed`` shuffles the candidates within each key (None keeps tile order).
+    ``each_rotation`` lists every rotation of a symmetric tile, not one per distinct look.
     """
     W, H = puzzle.width, puzzle.height
     n_sq = W * H
     mapping, C = dense_colours(puzzle)
     shown = placement_colours(puzzle, mapping)
-    allowed = distinct_placement_mask(puzzle)
+    allowed = distinct_placement_mask(puzzle, each_rotation)
     hint_tiles = [h.tile for h in puzzle.hints]
     for t in hint_tiles:
         allowed[t * 4 : t * 4 + 4] = False

@@ -25,6 +25,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
 from ...model.symmetry import symmetry_variants
+from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, check_k
 from ..result import SearchResult
 from .best import best_search
@@ -62,6 +63,12 @@ class BacktrackSolver(Engine):
         stay two).  On a rectangular board only the half turn maps solutions to
         solutions: ``c`` is restricted to the two top corners and the count is exactly
         half the raw count.  The raw count is the default.
+    each_rotation:
+        Count every rotation of a rotationally symmetric tile as its own placement, as
+        Eternity2Puzzles.jl does: the search tries all four rotations of every tile, so
+        nodes and solutions grow (solutions by exactly the product of the symmetry
+        factors, 2 or 4, of the tiles that are not hints; hints keep their own rotation).
+        The default tries one rotation per distinct look (``result.rotations`` says which).
     time_limit, node_limit:
         Stop after that many seconds / nodes (``complete`` is then False).
     schedule:
@@ -103,6 +110,7 @@ class BacktrackSolver(Engine):
         order="rowscan",
         corner: str | None = None,
         symmetry: bool = False,
+        each_rotation: bool = False,
         time_limit: float | None = None,
         node_limit: int | None = None,
         schedule=None,
@@ -124,6 +132,7 @@ class BacktrackSolver(Engine):
         self.order = order
         self.corner = corner
         self.symmetry = symmetry
+        self.each_rotation = bool(each_rotation)
         self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.schedule = schedule
         self.frame_exact = frame_exact
@@ -151,13 +160,13 @@ class BacktrackSolver(Engine):
         ``count(puzzle, start=prefix)`` calls of a split do not rebuild it.
         """
         if options:
-            return build_plan(puzzle, self.search_squares(puzzle), **options)
+            return build_plan(puzzle, self.search_squares(puzzle), **{"each_rotation": self.each_rotation, **options})
         cache = self.__dict__.setdefault("_plans", {})
-        key = (puzzle, repr(self.order), self.corner)
+        key = (puzzle, repr(self.order), self.corner, self.each_rotation)
         if key not in cache:
             if len(cache) >= 8:
                 cache.pop(next(iter(cache)))
-            cache[key] = build_plan(puzzle, self.search_squares(puzzle))
+            cache[key] = build_plan(puzzle, self.search_squares(puzzle), each_rotation=self.each_rotation)
         return cache[key]
 
     def bit_tables(self, plan: SearchPlan, rows: np.ndarray):
@@ -221,7 +230,7 @@ class BacktrackSolver(Engine):
 
     # ------------------------------------------------------------------ the drivers
     def _exact(self, puzzle, start, limits: Limits, callback, collect, record, leaf=None) -> SearchResult:
-        total = SearchResult(solver=self.name)
+        total = SearchResult(solver=self.name, rotations=rotation_convention(self.each_rotation))
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         return exact_search(self, puzzle, start, driver, total, callback, collect, record, leaf)
 
@@ -235,7 +244,7 @@ class BacktrackSolver(Engine):
         once, as the best of them).  ``complete`` means the whole space allowed by the
         schedule was searched, so the best score is optimal under that schedule.
         """
-        total = SearchResult(solver=self.name, best_score=-1)
+        total = SearchResult(solver=self.name, best_score=-1, rotations=rotation_convention(self.each_rotation))
         driver = self.driver(total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES,
                              slice_seconds=SLICE_SECONDS)
         return best_search(self, puzzle, start, driver, total, callback)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...model import Board, Puzzle
+from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, SliceReport, check_k
 from ..result import SearchResult
 from ..start import start_placements
@@ -125,6 +126,10 @@ class ColorPairSolver(Engine):
     value_order:
         ``tile`` (tile number, then rotation), ``probability`` (decreasing P(t -> p)),
         ``reverse``.  Counts never depend on it.
+    each_rotation:
+        Place a rotationally symmetric tile in every rotation, each its own placement (as
+        Eternity2Puzzles.jl counts), instead of once per distinct look: solutions grow by
+        exactly the product of the symmetry factors of the tiles that are not hints.
     time_limit, node_limit:
         Stop after that many seconds / nodes (``complete`` is then False).
     progress:
@@ -147,6 +152,7 @@ class ColorPairSolver(Engine):
         cycles: bool = True,
         patterns: bool = True,
         value_order: str = "tile",
+        each_rotation: bool = False,
         time_limit: float | None = None,
         node_limit: int | None = None,
         progress: Callable[[dict], None] | None = None,
@@ -172,6 +178,7 @@ class ColorPairSolver(Engine):
         self.cycles = bool(cycles)
         self.patterns = bool(patterns)
         self.value_order = value_order
+        self.each_rotation = bool(each_rotation)
         self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.progress = progress
         self.progress_interval = progress_interval
@@ -184,7 +191,7 @@ class ColorPairSolver(Engine):
             "shaving_passes": self.shaving_passes,
             "opposite_pairs": self.opposite_pairs, "contradiction": self.contradiction,
             "instantiation": self.instantiation, "shared_edges": self.shared_edges, "cycles": self.cycles,
-            "patterns": self.patterns, "value_order": self.value_order,
+            "patterns": self.patterns, "value_order": self.value_order, "each_rotation": self.each_rotation,
         }
 
     def config(self, puzzle: Puzzle) -> np.ndarray:
@@ -270,10 +277,10 @@ class ColorPairSolver(Engine):
 
     def _run(self, puzzle, start, limits: Limits, callback, collect, record, leaf_depth=None,
              split_out=None) -> SearchResult:
-        result = SearchResult(solver=self.name)
+        result = SearchResult(solver=self.name, rotations=rotation_convention(self.each_rotation))
         cfg = self.config(puzzle)
         squares, tiles, rotations, path = self._root(puzzle, start)
-        M, layout = _fresh_state(puzzle, cfg)
+        M, layout = _fresh_state(puzzle, cfg, self.each_rotation)
         stat = M[STATS:STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
         npd = layout.view(M, NPD)[0]
         driver = self.driver(result, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
@@ -345,17 +352,18 @@ _STATES: dict = {}
 _STATES_KEPT = 8
 
 
-def _fresh_state(puzzle: Puzzle, cfg: np.ndarray):
+def _fresh_state(puzzle: Puzzle, cfg: np.ndarray, each_rotation: bool = False):
     """A copy of the empty-board state of ``puzzle`` with the switches ``cfg``.
 
     Building the tables takes milliseconds of Python; the many short searches of a split
     (one per subtree) or of the tests would spend most of their time there, so the last
-    few empty states are kept (keyed by what they depend on: size, tiles, opposite pairs).
+    few empty states are kept (keyed by what they depend on: size, tiles, opposite pairs,
+    the rotations tried).
     """
-    key = (puzzle.width, puzzle.height, puzzle.tiles.tobytes(), bool(cfg[CFG_OPPOSITE]))
+    key = (puzzle.width, puzzle.height, puzzle.tiles.tobytes(), bool(cfg[CFG_OPPOSITE]), bool(each_rotation))
     entry = _STATES.get(key)
     if entry is None:
-        M, layout = build_state(puzzle, opposite=bool(cfg[CFG_OPPOSITE]))
+        M, layout = build_state(puzzle, opposite=bool(cfg[CFG_OPPOSITE]), each_rotation=each_rotation)
         M[CFG:CFG + CFG_SIZE] = cfg
         K.init_state(M)  # reads only the opposite-pairs switch
         if len(_STATES) >= _STATES_KEPT:

@@ -206,9 +206,12 @@ def tile_pair_list(edges, colours: int, opposite: bool) -> list[int]:
     return out
 
 
-def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layout]:
+def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = False) -> tuple[np.ndarray, Layout]:
     """A fresh memory ``M`` for ``puzzle``: empty board, every tile offered, border sides
-    known (the kernel's ``init_state`` then fills the demands and pattern counters)."""
+    known (the kernel's ``init_state`` then fills the demands and pattern counters).
+
+    The search tries the rotations listed per tile (``ROTS``): one per distinct look, or
+    all four with ``each_rotation`` (a symmetric tile is then placed in every rotation)."""
     W, H = puzzle.width, puzzle.height
     n = W * H
     tiles = np.ascontiguousarray(puzzle.tiles, dtype=np.int64)
@@ -274,7 +277,7 @@ def build_state(puzzle: Puzzle, opposite: bool = True) -> tuple[np.ndarray, Layo
     for r in range(4):
         table(SHOWN)[:, 4 * r:4 * r + 4] = np.roll(tiles, r, axis=1)
     for t in range(nt):
-        d = T.distinct_rotations(tiles[t])
+        d = T.placement_rotations(tiles[t], each_rotation)
         vector(NROT)[t] = len(d)
         table(ROTS)[t, :len(d)] = d
         vector(NTP)[t] = len(tile_pairs[t])

@@ -1,0 +1,72 @@
+"""Cooperative stopping: every search answers SIGINT and SIGTERM with its statistics so far,
+also inside a library call (CP-SAT's Solve) and while its kernels compile."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+
+import pytest
+from support.cli import interrupt
+
+from edgematch.engines.base import StopFlag, StopReason
+
+
+@pytest.mark.parametrize("signal_number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_cpsat_is_stopped_inside_its_solve_call(signal_number, code):
+    """CP-SAT works inside one C++ call where Python runs no signal handler; the signal
+    watcher stops it from its own thread, and the stop is reported as an interruption
+    (CP-SAT's own SIGINT handling used to report it as a time limit with status 0)."""
+    code_seen, out, err = interrupt(["count", "owen1-7x7", "--solver", "cpsat", "--json"],
+                                    signal_number=signal_number, after_cpu_seconds=1.5)
+    assert code_seen == code, err
+    data = json.loads(out)
+    assert data["stopped_by"] == "interrupted" and data["complete"] is False
+    assert data["nodes"] > 0 and data["statistics"]["signal"] == signal_number
+
+
+def test_a_signal_while_the_kernels_compile_ends_the_run_at_once(tmp_path):
+    """With an empty Numba cache the first slice spends many seconds in the compiler, where
+    Python cannot take the signal: the run still ends with one valid JSON result saying
+    that nothing was searched yet, and status 130."""
+    code, out, err = interrupt(["count", "owen1-6x6", "--solver", "colorpair", "--json"],
+                               after_cpu_seconds=0.5, env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+    assert code == 130, err
+    data = json.loads(out)
+    assert data["stopped_by"] == "interrupted" and data["solutions"] == 0 and data["nodes"] == 0
+    assert "nothing was searched yet" in data["statistics"]["interrupted"]
+    assert err.count("interrupted (statistics so far above)") == 1
+
+
+def test_stop_hook_is_called_when_the_flag_is_set_and_at_once_when_already_set():
+    stop = StopFlag()
+    calls: list[str] = []
+    with stop.hook(lambda: calls.append(threading.current_thread().name)):
+        assert calls == []
+        worker = threading.Thread(target=stop.set, args=(StopReason.TIME,), name="setter")
+        worker.start()
+        worker.join()
+    assert calls == ["setter"] and stop.reason == StopReason.TIME
+    stop.set()  # the hook has been removed with its block
+    assert calls == ["setter"]
+    with stop.hook(lambda: calls.append("again")):
+        pass
+    assert calls == ["setter", "again"]
+
+
+def test_the_first_slice_is_warming_and_later_ones_are_not():
+    """The driver marks its first slice (where kernels compile) as warming, then working."""
+    from edgematch.engines.base import Limits, SliceDriver, SliceReport
+    from edgematch.engines.result import SearchResult
+
+    stop = StopFlag()
+    seen = []
+
+    def run_slice(want):
+        seen.append(stop.warming)
+        return SliceReport(nodes=1, finished=len(seen) == 3)
+
+    assert SliceDriver(SearchResult(), Limits(), stop=stop).run(run_slice)
+    assert seen == [True, False, False] and not stop.warming
