@@ -162,6 +162,7 @@ def test_the_driver_checks_limits_in_its_documented_order():
     # 10, then min(40, 25 - 10), then what is left (25 - 20)
     assert seen == [10, 15, 5] and result.stopped_by == StopReason.NODES and result.boards == ["a"]
     assert driver.nodes_done == 25 and driver.solutions_done == 1
+    assert (result.nodes, result.solutions) == (25, 1)  # the driver counts into the result, once
 
     result = SearchResult()
     driver = SliceDriver(result, Limits(), first_budget=10)

@@ -124,6 +124,9 @@ def test_a_move_limit_bounds_the_start_phase(capsys, tmp_path):
     (["--moves", "10", "--board-format", "nope"], "--board-format"),
     (["--moves", "10", "--out", "x.txt", "--out-format", "nope"], "--out-format"),
     (["--moves", "10", "--db", "{tmp}/no/such/folder/runs.sqlite"], "--db"),
+    (["--moves", "10", "--start-method", "random", "--relax", "3"],
+     "--relax belongs to the cp start method; the random start method does not use it"),
+    (["--moves", "10", "--schedule", "2"], "--schedule belongs to the backtrack start method; the cp start"),
 ])
 def test_impossible_values_are_refused_in_one_line(capsys, tmp_path, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]

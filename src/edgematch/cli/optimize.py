@@ -170,7 +170,7 @@ def out_format(args) -> str | None:
 
 OPTION_NAMES = {"time_limit": "--time-limit", "moves": "--moves", "target": "--target", "start": "--start",
                 "start_method": "--start-method", "start_seconds": "--start-seconds", "relax": "--relax",
-                "seed": "--seed", "checkpoint_every": "--checkpoint-every", "db": "--db"}
+                "schedule": "--schedule", "seed": "--seed", "checkpoint_every": "--checkpoint-every", "db": "--db"}
 
 
 def run(args) -> int:

@@ -186,9 +186,10 @@ class SliceDriver:
     """Runs an engine's kernel in slices for one search (all its runs: symmetry variants,
     restarts) and owns everything between slices.
 
-    ``result`` is the search's :class:`SearchResult`; the driver sets ``stopped_by`` and
-    counts ``nodes_done`` / ``solutions_done`` itself (engines keep adding their own
-    details, such as nodes per depth, to ``result``).
+    ``result`` is the search's :class:`SearchResult`: the driver adds each slice's nodes and
+    solutions to it and sets ``stopped_by``; engines add only their own details (nodes per
+    depth, statistics).  ``nodes_done`` / ``solutions_done`` are this driver's share of the
+    result's counts, which its limits apply to.
     """
 
     result: SearchResult
@@ -199,8 +200,6 @@ class SliceDriver:
     first_budget: int = 200_000
     slice_seconds: float = 0.2
     started: float = field(default_factory=time.perf_counter)
-    nodes_done: int = 0
-    solutions_done: int = 0
     extra_progress: Callable[[], dict] | None = None
     deepest: int | None = None  # the deepest level an engine reports itself (else the result's)
 
@@ -208,6 +207,20 @@ class SliceDriver:
         self.budget = self.first_budget
         self.first = True
         self._last_report = time.perf_counter()
+        self._counts_before = (self.result.nodes, self.result.solutions)
+
+    @property
+    def nodes_done(self) -> int:
+        return self.result.nodes - self._counts_before[0]
+
+    @property
+    def solutions_done(self) -> int:
+        return self.result.solutions - self._counts_before[1]
+
+    def add(self, nodes: int = 0, solutions: int = 0) -> None:
+        """Count work done, into the result (the one place counts are kept)."""
+        self.result.nodes += int(nodes)
+        self.result.solutions += int(solutions)
 
     # ------------------------------------------------------------------ limits
     def elapsed(self) -> float:
@@ -248,8 +261,7 @@ class SliceDriver:
                 report = self._first_slice(run_slice, want) if self.first else run_slice(want)
                 self.first = False
                 elapsed = time.perf_counter() - t0
-                self.nodes_done += int(report.nodes)
-                self.solutions_done += int(report.solutions)
+                self.add(report.nodes, report.solutions)
                 if report.deepest is not None:
                     self.deepest = report.deepest
                 stop = False

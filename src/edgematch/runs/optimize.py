@@ -306,6 +306,12 @@ def plan_run(puzzle: Puzzle, *, time_limit: float | None = None, limits: Limits 
     if relax is not None and relax > most:
         raise InputError(f"{_name(names, 'relax')}: {relax} squares cannot be relaxed: they must be pairwise "
                          f"non-adjacent, at most {most} on a {puzzle.width}x{puzzle.height} board")
+    used_by = "a start board" if start is not None else f"the {start_method} start method"
+    if relax is not None and (start is not None or start_method != "cp"):
+        raise InputError(f"{_name(names, 'relax')} belongs to the cp start method; {used_by} does not use it")
+    if schedule is not None and (start is not None or start_method != "backtrack"):
+        raise InputError(f"{_name(names, 'schedule')} belongs to the backtrack start method; "
+                         f"{used_by} does not use it")
     seed = _whole(seed, "seed", names, 0, MAX_SEED)
     tabu = tabu_params(params, puzzle=puzzle, names=names)
     checkpoint_every = _seconds(checkpoint_every, "checkpoint_every", names) or CHECKPOINT_EVERY

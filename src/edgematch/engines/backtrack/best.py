@@ -141,7 +141,6 @@ def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights
             state, best_board, np.int64(want), np.int64(target), npd, rows0, checks0,
         )
         total.statistics["kernel_calls"] += 1
-        total.nodes += int(nodes)
         run_nodes += int(nodes)
         total.statistics["complete_boards"] += int(complete_boards)
         for d in np.flatnonzero(npd):

@@ -63,8 +63,7 @@ def _search_one(solver, puzzle: Puzzle, start, callback, collect, record, leaf, 
     if board is None:  # hints contradict each other
         return True
     if first == leaf:  # nothing left to place below the start
-        total.solutions += 1
-        driver.solutions_done += 1
+        driver.add(solutions=1)
         if record:
             solution = Board.from_codes(owner, board)
             if collect:
@@ -109,8 +108,6 @@ def _search_one(solver, puzzle: Puzzle, start, callback, collect, record, leaf, 
                 board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
             )
         total.statistics["kernel_calls"] += 1
-        total.nodes += int(nodes)
-        total.solutions += int(leaves)
         for d in np.flatnonzero(npd):
             total.nodes_per_depth[d] += int(npd[d])
         return SliceReport(nodes=int(nodes), solutions=int(leaves), finished=status == K.FINISHED,

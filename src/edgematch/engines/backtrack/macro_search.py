@@ -428,8 +428,6 @@ class MacroSolver(Engine):
             total.statistics["kernel_calls"] += 1
             total.statistics["kernel_seconds"] += time.perf_counter() - t0
             total.statistics["blocks_examined"] += int(examined)
-            total.nodes += int(nodes)
-            total.solutions += int(solutions)
             for d in np.flatnonzero(npd):
                 total.nodes_per_depth[d] += int(npd[d])
             boards = []
