@@ -159,6 +159,7 @@ def test_readme_test_command_has_its_extra():
     assert any(req.startswith("pytest") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
     assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src " in f" {second} "
+    assert " ruff format --check src " in f" {second} "
     # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift
     assert second.strip() in (ROOT / ".ci" / "run").read_text().splitlines()
 

@@ -45,23 +45,48 @@ def _engine(solver: str, time_limit, node_limit, limits: Limits | None, options:
     return make_solver(solver, limits=Limits.of(limits, time_limit=time_limit, node_limit=node_limit), **options)
 
 
-def count(puzzle: PuzzleLike, solver: str = "backtrack", *, start: Board | None = None, time_limit=None,
-          node_limit=None, limits: Limits | None = None, **options: Any) -> SearchResult:
+def count(
+    puzzle: PuzzleLike,
+    solver: str = "backtrack",
+    *,
+    start: Board | None = None,
+    time_limit=None,
+    node_limit=None,
+    limits: Limits | None = None,
+    **options: Any,
+) -> SearchResult:
     """The exact number of solutions (``result.complete`` says whether a limit cut it short)."""
     return _engine(solver, time_limit, node_limit, limits, options).count(as_puzzle(puzzle), start=start)
 
 
-def solve(puzzle: PuzzleLike, k: int | None = 1, solver: str = "backtrack", *, start: Board | None = None,
-          callback: Callable[[Board], Any] | None = None, time_limit=None, node_limit=None,
-          limits: Limits | None = None, **options: Any) -> SearchResult:
+def solve(
+    puzzle: PuzzleLike,
+    k: int | None = 1,
+    solver: str = "backtrack",
+    *,
+    start: Board | None = None,
+    callback: Callable[[Board], Any] | None = None,
+    time_limit=None,
+    node_limit=None,
+    limits: Limits | None = None,
+    **options: Any,
+) -> SearchResult:
     """The first ``k`` solutions (``k=None``: all) in ``result.boards``."""
     engine = _engine(solver, time_limit, node_limit, limits, options)
     return engine.solve(as_puzzle(puzzle), k=k, start=start, callback=callback)
 
 
-def search(puzzle: PuzzleLike, schedule=None, *, start: Board | None = None,
-           callback: Callable[[Board, int], Any] | None = None, time_limit=None, node_limit=None,
-           limits: Limits | None = None, **options: Any) -> SearchResult:
+def search(
+    puzzle: PuzzleLike,
+    schedule=None,
+    *,
+    start: Board | None = None,
+    callback: Callable[[Board, int], Any] | None = None,
+    time_limit=None,
+    node_limit=None,
+    limits: Limits | None = None,
+    **options: Any,
+) -> SearchResult:
     """The best score the backtracker reaches when ``schedule`` allows some invalid joins
     (``result.best_score``, ``result.best_board``), as ``edgematch search`` does."""
     engine = _engine("backtrack", time_limit, node_limit, limits, dict(options, schedule=schedule))
@@ -84,12 +109,26 @@ def generate(width: int, height: int | None = None, **options: Any):
     return make(width, height, **options)
 
 
-def optimize(puzzle: PuzzleLike, *, time_limit=None, moves: int | None = None, target: int | None = None,
-             start: Board | str | os.PathLike | None = None, start_method: str = "cp", seed: int | None = None,
-             db: str | os.PathLike | None = None, store: bool = True, limits: Limits | None = None,
-             start_seconds: float | None = None, relax: int | None = None, schedule: str | None = None,
-             progress: Callable | None = None, stop=None, handle_signals: bool = True,
-             **params: Any) -> OptimizeResult:
+def optimize(
+    puzzle: PuzzleLike,
+    *,
+    time_limit=None,
+    moves: int | None = None,
+    target: int | None = None,
+    start: Board | str | os.PathLike | None = None,
+    start_method: str = "cp",
+    seed: int | None = None,
+    db: str | os.PathLike | None = None,
+    store: bool = True,
+    limits: Limits | None = None,
+    start_seconds: float | None = None,
+    relax: int | None = None,
+    schedule: str | None = None,
+    progress: Callable | None = None,
+    stop=None,
+    handle_signals: bool = True,
+    **params: Any,
+) -> OptimizeResult:
     """Maximise the score by tabu search, as ``edgematch optimize`` does: a start phase
     (``start`` board, or one built by ``start_method``: ``cp``, ``random``, ``backtrack``),
     then the search until ``time_limit`` seconds (start included), ``moves`` moves or the
@@ -103,9 +142,25 @@ def optimize(puzzle: PuzzleLike, *, time_limit=None, moves: int | None = None, t
     """
     from .runs.optimize import optimize as run
 
-    return run(as_puzzle(puzzle), time_limit=time_limit, moves=moves, target=target, limits=limits, start=start,
-               start_method=start_method, start_seconds=start_seconds, relax=relax, schedule=schedule, seed=seed,
-               db=db, store=store, progress=progress, stop=stop, handle_signals=handle_signals, **params)
+    return run(
+        as_puzzle(puzzle),
+        time_limit=time_limit,
+        moves=moves,
+        target=target,
+        limits=limits,
+        start=start,
+        start_method=start_method,
+        start_seconds=start_seconds,
+        relax=relax,
+        schedule=schedule,
+        seed=seed,
+        db=db,
+        store=store,
+        progress=progress,
+        stop=stop,
+        handle_signals=handle_signals,
+        **params,
+    )
 
 
 __all__ = ["as_puzzle", "count", "estimate", "generate", "optimize", "search", "solve"]

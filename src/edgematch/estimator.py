@@ -213,8 +213,9 @@ def matching_ways_inner(pool: Sequence[int], fixed: Sequence[int], m_max: int) -
     return V
 
 
-def matching_ways_frame(pool_a: Sequence[int], pool_b: Sequence[int], need_a: Sequence[int],
-                        need_b: Sequence[int], b_max: int) -> list[int]:
+def matching_ways_frame(
+    pool_a: Sequence[int], pool_b: Sequence[int], need_a: Sequence[int], need_b: Sequence[int], b_max: int
+) -> list[int]:
     """V(b) for frame joins: each join pairs an "a" side with a "b" side of one colour.
 
     ``need_a[i]``: joins with a hint whose "b" side shows colour ``i`` (they need an "a"
@@ -279,8 +280,14 @@ def check_order(puzzle: Puzzle, order: Iterable[int] | None) -> tuple[int, ...]:
 
 
 # --------------------------------------------------------------------------- the estimate
-def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed", corner: str | None = None,
-             each_rotation: bool = False) -> Estimate:
+def estimate(
+    puzzle: Puzzle,
+    order="rowscan",
+    schedule=None,
+    hints: str = "fixed",
+    corner: str | None = None,
+    each_rotation: bool = False,
+) -> Estimate:
     """Expected valid partial boards at every depth of a search along ``order``.
 
     ``order``: a scan order name of the backtracking engine (``rowscan``, ``e2path``, ...,
@@ -306,8 +313,15 @@ def estimate(puzzle: Puzzle, order="rowscan", schedule=None, hints: str = "fixed
     else:
         partial += _expected_partials(pools, walk, caps)
     notes = ["two hints disagree on a join: no solution"] if walk.conflict else []
-    return Estimate(order=free_order, partial=partial, hints=hints, schedule=tuple(caps) if caps else None,
-                    name=puzzle.name, notes=notes, rotations=T.rotation_convention(each_rotation))
+    return Estimate(
+        order=free_order,
+        partial=partial,
+        hints=hints,
+        schedule=tuple(caps) if caps else None,
+        name=puzzle.name,
+        notes=notes,
+        rotations=T.rotation_convention(each_rotation),
+    )
 
 
 class _Pools:
@@ -327,14 +341,16 @@ class _Pools:
         self.edges = sum(1 for i in free if kinds[i] == T.EDGE)
         #: rotations that show different edges, per free inner tile (4, or 2 or 1 if symmetric;
         #: always 4 with ``each_rotation``)
-        self.inner_rotations = [len(T.placement_rotations(tiles[i], each_rotation)) for i in free if kinds[i] == T.INNER]
+        self.inner_rotations = [
+            len(T.placement_rotations(tiles[i], each_rotation)) for i in free if kinds[i] == T.INNER
+        ]
         self.inner_ways = elementary_symmetric(self.inner_rotations)
         self.colours = sorted({c for t in tiles for c in t if c != T.GREY})
         self.index = {c: k for k, c in enumerate(self.colours)}
         k = len(self.colours)
         self.a, self.b, self.inner = [0] * k, [0] * k, [0] * k
         target = {"a": self.a, "b": self.b, "inner": self.inner}
-        for i in (range(len(tiles)) if pooled else free):
+        for i in range(len(tiles)) if pooled else free:
             for side in range(4):
                 role = _side_type(tiles[i], side)
                 if role in target:
@@ -344,7 +360,9 @@ class _Pools:
         """Ways to put free tiles on that many corner, edge and inner squares."""
         if inner > len(self.inner_rotations):
             return 0
-        return falling(self.corners, corners) * falling(self.edges, edges) * self.inner_ways[inner] * math.factorial(inner)
+        return (
+            falling(self.corners, corners) * falling(self.edges, edges) * self.inner_ways[inner] * math.factorial(inner)
+        )
 
 
 @dataclass
@@ -528,8 +546,9 @@ def _arrangements(joins_per_depth: Sequence[int], caps: Sequence[int]) -> list[l
     return A
 
 
-def compare_orders(puzzle: Puzzle, orders, schedule=None, hints: str = "fixed",
-                   corner: str | None = None, each_rotation: bool = False) -> list[tuple[str, Estimate]]:
+def compare_orders(
+    puzzle: Puzzle, orders, schedule=None, hints: str = "fixed", corner: str | None = None, each_rotation: bool = False
+) -> list[tuple[str, Estimate]]:
     """Scan orders ranked by expected nodes, fewest first.
 
     ``orders``: a mapping name -> order, or an iterable of orders (names such as

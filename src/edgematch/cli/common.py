@@ -41,8 +41,9 @@ def naming_option(option: str, call, *a):
     except InputError as err:
         if option == "--format" or "give --format" not in err.message:
             raise
-        raise InputError(err.message.replace("give --format", f"give {option}"), err.source, err.line,
-                         tile=err.tile, hint=err.hint) from None
+        raise InputError(
+            err.message.replace("give --format", f"give {option}"), err.source, err.line, tile=err.tile, hint=err.hint
+        ) from None
 
 
 def known_format(fmt: str | None, known, option: str, source: str | None = None) -> str | None:

@@ -19,14 +19,19 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("convert", help="convert a puzzle or board between formats", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "convert", help="convert a puzzle or board between formats", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     p.add_argument("input", help="puzzle (name or file); with --puzzle: a board (file, URL or record/NAME)")
     p.add_argument("output", help="output file, or - for standard output")
     p.add_argument("--from", dest="source_format", metavar="FMT", help="input format (default: detect)")
-    p.add_argument("--to", dest="target_format", metavar="FMT",
-                   help=f"output format (puzzles: {', '.join(sorted(PUZZLE_FORMATS))}; "
-                        f"boards: {', '.join(sorted(BOARD_FORMATS))}; default: by extension, else edgematch)")
+    p.add_argument(
+        "--to",
+        dest="target_format",
+        metavar="FMT",
+        help=f"output format (puzzles: {', '.join(sorted(PUZZLE_FORMATS))}; "
+        f"boards: {', '.join(sorted(BOARD_FORMATS))}; default: by extension, else edgematch)",
+    )
     p.add_argument("--puzzle", metavar="PUZZLE", help="convert a board of this puzzle instead of a puzzle")
     p.add_argument("--puzzle-format", metavar="FMT", help="format of the --puzzle file (default: detect)")
     p.set_defaults(func=run)

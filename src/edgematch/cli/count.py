@@ -46,35 +46,65 @@ and exits with status 130 (143 after SIGTERM); a second Ctrl-C interrupts at onc
 
 #: Defaults of the ColorPair options that take a value (their flags, and the test that
 #: refuses them on other engines, read this one table).
-COLORPAIR_DEFAULTS = {"heuristic": "min-expected-gap", "shaving": None, "shaving_passes": "fixpoint",
-                      "value_order": "tile"}
+COLORPAIR_DEFAULTS = {
+    "heuristic": "min-expected-gap",
+    "shaving": None,
+    "shaving_passes": "fixpoint",
+    "value_order": "tile",
+}
 
 
 def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
     """Options shared by count, solve and search (``best``: the best-score search, which
     only the backtracking engine does, so it has neither the other engines nor their switches)."""
-    p.add_argument("--solver", default="backtrack", choices=["backtrack"] if best else list(SOLVERS),
-                   help="search engine (default: backtrack)" if not best
-                   else "search engine: only backtrack searches for the best score")
-    p.add_argument("--order", default="rowscan", metavar="ORDER",
-                   help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)")
-    p.add_argument("--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)")
+    p.add_argument(
+        "--solver",
+        default="backtrack",
+        choices=["backtrack"] if best else list(SOLVERS),
+        help="search engine (default: backtrack)"
+        if not best
+        else "search engine: only backtrack searches for the best score",
+    )
+    p.add_argument(
+        "--order",
+        default="rowscan",
+        metavar="ORDER",
+        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
+    )
+    p.add_argument(
+        "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"
+    )
     if not best:
-        p.add_argument("--symmetry", action="store_true",
-                       help="fix the first corner tile in a corner: counts up to board rotation (exactly raw/4 on "
-                            "square boards, raw/2 on rectangular ones); puzzles without hints only")
-        p.add_argument("--kernel", choices=("auto", "lists", "bits"), default="auto",
-                       help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
-                            "tiles) or lists; the same tree and counts either way (default: auto)")
-    p.add_argument("--start", metavar="BOARD",
-                   help="search only below this partial board (it must fill a prefix of the order; "
-                        "counts of the subtrees of a split add up to the full count)")
-    p.add_argument("--board-format", metavar="FMT",
-                   help="format of the board files read and written (default: detect, or by extension; "
-                        "else edgematch)")
-    p.add_argument("--each-rotation", action="store_true",
-                   help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
-                        "does (default: once per distinct look; see docs/conventions.md)")
+        p.add_argument(
+            "--symmetry",
+            action="store_true",
+            help="fix the first corner tile in a corner: counts up to board rotation (exactly raw/4 on "
+            "square boards, raw/2 on rectangular ones); puzzles without hints only",
+        )
+        p.add_argument(
+            "--kernel",
+            choices=("auto", "lists", "bits"),
+            default="auto",
+            help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
+            "tiles) or lists; the same tree and counts either way (default: auto)",
+        )
+    p.add_argument(
+        "--start",
+        metavar="BOARD",
+        help="search only below this partial board (it must fill a prefix of the order; "
+        "counts of the subtrees of a split add up to the full count)",
+    )
+    p.add_argument(
+        "--board-format",
+        metavar="FMT",
+        help="format of the board files read and written (default: detect, or by extension; else edgematch)",
+    )
+    p.add_argument(
+        "--each-rotation",
+        action="store_true",
+        help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
+        "does (default: once per distinct look; see docs/conventions.md)",
+    )
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -88,54 +118,93 @@ def add_colorpair_options(p: argparse.ArgumentParser) -> None:
     from ..engines.colorpair.tables import HEURISTICS, VALUE_ORDERS
 
     g = p.add_argument_group("colorpair engine (--solver colorpair; Benoist & Bourreau 2008)")
-    g.add_argument("--heuristic", choices=list(HEURISTICS), default=COLORPAIR_DEFAULTS["heuristic"],
-                   help="choice of the most urgent colour pair (default: min-expected-gap)")
-    g.add_argument("--shaving", metavar="L", default=COLORPAIR_DEFAULTS["shaving"],
-                   help="probe squares with at most L values: '-' (none, default), a number, or 'all'")
-    g.add_argument("--shaving-passes", choices=("fixpoint", "one"), default=COLORPAIR_DEFAULTS["shaving_passes"],
-                   help="repeat the probing pass while it places tiles (default) or one pass per node")
-    g.add_argument("--value-order", choices=list(VALUE_ORDERS), default=COLORPAIR_DEFAULTS["value_order"],
-                   help="order of the values tried")
-    for flag, text in [("preemption", "preemption tags (section 4.1)"),
-                       ("backjumping", "conflict-directed backjumping (section 5.2)"),
-                       ("opposite-pairs", "colour pairs of opposite sides (section 3.2)"),
-                       ("contradiction", "the |Offer| < |Demand| rule"),
-                       ("instantiation", "the |Offer| = |Demand| = 1 rule"),
-                       ("shared-edges", "the shared-edges bound (section 4.2)"),
-                       ("cycles", "border-colour cycle detection (section 4.2)"),
-                       ("patterns", "pattern priorities of section 5.1")]:
-        g.add_argument(f"--no-{flag}", dest=f"cp_{flag.replace('-', '_')}", action="store_false", help=f"without {text}")
+    g.add_argument(
+        "--heuristic",
+        choices=list(HEURISTICS),
+        default=COLORPAIR_DEFAULTS["heuristic"],
+        help="choice of the most urgent colour pair (default: min-expected-gap)",
+    )
+    g.add_argument(
+        "--shaving",
+        metavar="L",
+        default=COLORPAIR_DEFAULTS["shaving"],
+        help="probe squares with at most L values: '-' (none, default), a number, or 'all'",
+    )
+    g.add_argument(
+        "--shaving-passes",
+        choices=("fixpoint", "one"),
+        default=COLORPAIR_DEFAULTS["shaving_passes"],
+        help="repeat the probing pass while it places tiles (default) or one pass per node",
+    )
+    g.add_argument(
+        "--value-order",
+        choices=list(VALUE_ORDERS),
+        default=COLORPAIR_DEFAULTS["value_order"],
+        help="order of the values tried",
+    )
+    for flag, text in [
+        ("preemption", "preemption tags (section 4.1)"),
+        ("backjumping", "conflict-directed backjumping (section 5.2)"),
+        ("opposite-pairs", "colour pairs of opposite sides (section 3.2)"),
+        ("contradiction", "the |Offer| < |Demand| rule"),
+        ("instantiation", "the |Offer| = |Demand| = 1 rule"),
+        ("shared-edges", "the shared-edges bound (section 4.2)"),
+        ("cycles", "border-colour cycle detection (section 4.2)"),
+        ("patterns", "pattern priorities of section 5.1"),
+    ]:
+        g.add_argument(
+            f"--no-{flag}", dest=f"cp_{flag.replace('-', '_')}", action="store_false", help=f"without {text}"
+        )
 
 
 def colorpair_options(args) -> dict:
-    return dict(heuristic=args.heuristic, shaving=args.shaving, shaving_passes=args.shaving_passes,
-                value_order=args.value_order, preemption=args.cp_preemption, backjumping=args.cp_backjumping,
-                opposite_pairs=args.cp_opposite_pairs, contradiction=args.cp_contradiction,
-                instantiation=args.cp_instantiation, shared_edges=args.cp_shared_edges, cycles=args.cp_cycles,
-                patterns=args.cp_patterns)
+    return dict(
+        heuristic=args.heuristic,
+        shaving=args.shaving,
+        shaving_passes=args.shaving_passes,
+        value_order=args.value_order,
+        preemption=args.cp_preemption,
+        backjumping=args.cp_backjumping,
+        opposite_pairs=args.cp_opposite_pairs,
+        contradiction=args.cp_contradiction,
+        instantiation=args.cp_instantiation,
+        shared_edges=args.cp_shared_edges,
+        cycles=args.cp_cycles,
+        patterns=args.cp_patterns,
+    )
 
 
 def colorpair_flags(args) -> list[tuple[str, bool]]:
     """(flag, given) for every ColorPair switch: given means set away from its default."""
-    flags = [(f"--{name.replace('_', '-')}", getattr(args, name) != default)
-             for name, default in COLORPAIR_DEFAULTS.items()]
-    flags += [(f"--no-{name[3:].replace('_', '-')}", not getattr(args, name))
-              for name in vars(args) if name.startswith("cp_")]
+    flags = [
+        (f"--{name.replace('_', '-')}", getattr(args, name) != default) for name, default in COLORPAIR_DEFAULTS.items()
+    ]
+    flags += [
+        (f"--no-{name[3:].replace('_', '-')}", not getattr(args, name)) for name in vars(args) if name.startswith("cp_")
+    ]
     return flags
 
 
 def solver_from(args, **extra):
     if args.solver == "colorpair":
-        if args.order != "rowscan" or args.corner or getattr(args, "symmetry", False) or \
-                getattr(args, "kernel", "auto") != "auto":
-            raise InputError("--order, --corner, --symmetry and --kernel belong to the backtracking engine; "
-                             "the colorpair engine chooses its own squares")
+        if (
+            args.order != "rowscan"
+            or args.corner
+            or getattr(args, "symmetry", False)
+            or getattr(args, "kernel", "auto") != "auto"
+        ):
+            raise InputError(
+                "--order, --corner, --symmetry and --kernel belong to the backtracking engine; "
+                "the colorpair engine chooses its own squares"
+            )
         options = dict(time_limit=args.time_limit, node_limit=args.node_limit, **colorpair_options(args))
         options.update(extra)
         return make_solver(args.solver, **options)
     changed = [flag for flag, value in colorpair_flags(args) if value] if hasattr(args, "heuristic") else []
     if changed:
-        raise InputError(f"{changed[0]} belongs to the colorpair engine (--solver colorpair), not --solver {args.solver}")
+        raise InputError(
+            f"{changed[0]} belongs to the colorpair engine (--solver colorpair), not --solver {args.solver}"
+        )
     options = dict(order=args.order, corner=args.corner, time_limit=args.time_limit, node_limit=args.node_limit)
     if getattr(args, "symmetry", False):
         options["symmetry"] = True
@@ -190,18 +259,27 @@ def run_search(args, call, report, **extra) -> int:
 
 def interrupted_result(args, stop: StopFlag, seconds: float) -> SearchResult:
     """The result of a search a signal ended before it returned one of its own."""
-    what = ("nothing was searched yet (interrupted while the kernels compiled)" if stop.warming
-            else "a second Ctrl-C interrupted at once: the statistics of the search were lost")
-    return SearchResult(solver=getattr(args, "solver", "backtrack"), complete=False,
-                        rotations=rotation_convention(bool(getattr(args, "each_rotation", False))),
-                        stopped_by=StopReason.INTERRUPTED, seconds=seconds,
-                        statistics={"signal": int(stop.signal or signal.SIGINT), "interrupted": what})
+    what = (
+        "nothing was searched yet (interrupted while the kernels compiled)"
+        if stop.warming
+        else "a second Ctrl-C interrupted at once: the statistics of the search were lost"
+    )
+    return SearchResult(
+        solver=getattr(args, "solver", "backtrack"),
+        complete=False,
+        rotations=rotation_convention(bool(getattr(args, "each_rotation", False))),
+        stopped_by=StopReason.INTERRUPTED,
+        seconds=seconds,
+        statistics={"signal": int(stop.signal or signal.SIGINT), "interrupted": what},
+    )
 
 
 def summary_line(result: SearchResult) -> str:
     state = "complete" if result.complete else f"incomplete: stopped by {result.stopped_by}"
-    return (f"{result.nodes:,} nodes in {result.seconds:.2f} s ({human(result.nodes_per_second)} nodes/s), "
-            f"deepest {result.deepest}, {state}, rotations: {result.rotations}")
+    return (
+        f"{result.nodes:,} nodes in {result.seconds:.2f} s ({human(result.nodes_per_second)} nodes/s), "
+        f"deepest {result.deepest}, {state}, rotations: {result.rotations}"
+    )
 
 
 def exit_status(result: SearchResult, normal: int = 0) -> int:

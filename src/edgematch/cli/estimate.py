@@ -26,18 +26,34 @@ their specific colours; 'pooled' treats hinted joins as random ones, like the pa
 
 
 def register(sub) -> None:
-    p = sub.add_parser("estimate", help="expected solutions and search-tree nodes (Owen's model)",
-                       epilog=EXAMPLES, formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "estimate",
+        help="expected solutions and search-tree nodes (Owen's model)",
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
+    )
     add_puzzle_argument(p)
-    p.add_argument("--order", default="rowscan", metavar="ORDER",
-                   help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)")
-    p.add_argument("--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)")
-    p.add_argument("--schedule", metavar="SPEC",
-                   help="invalid inner joins allowed per number of tiles on the board, as for 'edgematch search'")
+    p.add_argument(
+        "--order",
+        default="rowscan",
+        metavar="ORDER",
+        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
+    )
+    p.add_argument(
+        "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"
+    )
+    p.add_argument(
+        "--schedule",
+        metavar="SPEC",
+        help="invalid inner joins allowed per number of tiles on the board, as for 'edgematch search'",
+    )
     p.add_argument("--hints", choices=HINT_MODELS, default="fixed", help="how hinted squares count (default: fixed)")
-    p.add_argument("--each-rotation", action="store_true",
-                   help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
-                        "does (default: once per distinct look; see docs/conventions.md)")
+    p.add_argument(
+        "--each-rotation",
+        action="store_true",
+        help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
+        "does (default: once per distinct look; see docs/conventions.md)",
+    )
     p.add_argument("--compare", nargs="+", metavar="ORDER", help="rank these orders by expected nodes instead")
     p.add_argument("--per-depth", action="store_true", help="also list the expected nodes at every depth")
     p.add_argument("--json", action="store_true", help="print the estimate as JSON")
@@ -59,23 +75,29 @@ def run(args) -> int:
             return 0
         print(f"{'order':<16} {'expected nodes':>16} {'widest depth':>13}")
         for name, est in ranked:
-            print(f"{name:<16} {est.nodes:>16.4e} {est.widest_depth:>7} ({square_name(est.widest_square, width) if est.widest_square is not None else '-'})")
+            print(
+                f"{name:<16} {est.nodes:>16.4e} {est.widest_depth:>7} ({square_name(est.widest_square, width) if est.widest_square is not None else '-'})"
+            )
         return 0
 
     est = estimate(puzzle, args.order, args.schedule, args.hints, args.corner, args.each_rotation)
     if args.json:
         print_json(est.to_dict(width, per_depth=args.per_depth))
         return 0
-    print(f"{puzzle.name or args.puzzle}: {len(est.order)} squares to fill, order {args.order}"
-          f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}, rotations {est.rotations}"
-          f"{', schedule ' + args.schedule if args.schedule else ''}")
+    print(
+        f"{puzzle.name or args.puzzle}: {len(est.order)} squares to fill, order {args.order}"
+        f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}, rotations {est.rotations}"
+        f"{', schedule ' + args.schedule if args.schedule else ''}"
+    )
     print(f"expected solutions: {_number(est.solutions)}")
     print(f"expected nodes:     {_number(est.nodes)}")
     if est.depth:
         widest = est.widest_square
         assert widest is not None  # there are squares to fill
         where = square_name(widest, width)
-        print(f"widest depth:       {est.widest_depth} (square {where}, {_number(est.nodes_per_depth[est.widest_depth - 1])} expected nodes)")
+        print(
+            f"widest depth:       {est.widest_depth} (square {where}, {_number(est.nodes_per_depth[est.widest_depth - 1])} expected nodes)"
+        )
     for note in est.notes:
         print(f"note: {note}")
     if args.per_depth:

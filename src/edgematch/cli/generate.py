@@ -19,19 +19,38 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("generate", help="generate a random puzzle with a planted solution", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "generate",
+        help="generate a random puzzle with a planted solution",
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
+    )
     p.add_argument("size", help="side N for N x N, or WxH (width x height, e.g. 6x12)")
     p.add_argument("--frame-colours", type=int, metavar="B", help="number of frame colours (default: E2-like)")
     p.add_argument("--inner-colours", type=int, metavar="I", help="number of inner colours (default: E2-like)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same puzzle; default 0)")
-    p.add_argument("--hints", default="none", metavar="H",
-                   help="'none', 'corner' (bottom-left corner fixed, breaks board rotations) or a number of random hints")
+    p.add_argument(
+        "--hints",
+        default="none",
+        metavar="H",
+        help="'none', 'corner' (bottom-left corner fixed, breaks board rotations) or a number of random hints",
+    )
     p.add_argument("--name", help="puzzle name")
     p.add_argument("--out", metavar="FILE", help="puzzle file (default: standard output)")
-    p.add_argument("--format", dest="puzzle_format", default=None, metavar="FMT", help="puzzle format (default by extension, else edgematch)")
+    p.add_argument(
+        "--format",
+        dest="puzzle_format",
+        default=None,
+        metavar="FMT",
+        help="puzzle format (default by extension, else edgematch)",
+    )
     p.add_argument("--solution", metavar="FILE", help="also write the planted solution to this file")
-    p.add_argument("--board-format", metavar="FMT", default=None, help="format of the solution file (default by extension, else edgematch)")
+    p.add_argument(
+        "--board-format",
+        metavar="FMT",
+        default=None,
+        help="format of the solution file (default by extension, else edgematch)",
+    )
     p.add_argument("--json", action="store_true", help="print a summary as JSON (the puzzle then needs --out)")
     p.set_defaults(func=run)
 
@@ -62,9 +81,18 @@ def run(args) -> int:
         write_output(format_board(made.solution, board_fmt), args.solution)
     if args.json:
         summary = made.puzzle.summary()
-        print_json({
-            "name": made.puzzle.name, "width": width, "height": height, "seed": made.seed,
-            "frame_colours": made.frame_colours, "inner_colours": made.inner_colours,
-            "tiles": made.puzzle.n_tiles, "hints": summary["hints"], "out": args.out, "solution": args.solution,
-        })
+        print_json(
+            {
+                "name": made.puzzle.name,
+                "width": width,
+                "height": height,
+                "seed": made.seed,
+                "frame_colours": made.frame_colours,
+                "inner_colours": made.inner_colours,
+                "tiles": made.puzzle.n_tiles,
+                "hints": summary["hints"],
+                "out": args.out,
+                "solution": args.solution,
+            }
+        )
     return 0

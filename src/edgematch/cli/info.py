@@ -42,10 +42,14 @@ def run(args) -> int:
     if args.json:
         print_json(facts)
         return 0
-    print(f"{facts['name'] or args.puzzle}: {facts['width']} x {facts['height']} board, {facts['tiles']} tiles "
-          f"({facts['corner_tiles']} corner, {facts['edge_tiles']} edge, {facts['inner_tiles']} inner)")
-    print(f"colours: {facts['colours']} ({len(facts['frame_colours'])} frame: {_ranges(facts['frame_colours'])}; "
-          f"{len(facts['inner_colours'])} inner: {_ranges(facts['inner_colours'])})")
+    print(
+        f"{facts['name'] or args.puzzle}: {facts['width']} x {facts['height']} board, {facts['tiles']} tiles "
+        f"({facts['corner_tiles']} corner, {facts['edge_tiles']} edge, {facts['inner_tiles']} inner)"
+    )
+    print(
+        f"colours: {facts['colours']} ({len(facts['frame_colours'])} frame: {_ranges(facts['frame_colours'])}; "
+        f"{len(facts['inner_colours'])} inner: {_ranges(facts['inner_colours'])})"
+    )
     print(f"max score: {facts['max_score']} inner joins")
     if facts["hints"]:
         hints = ", ".join(f"{h['tile']}@{h['square']} r{h['rotation']}" for h in facts["hints"])

@@ -60,11 +60,16 @@ class LiveDisplay:
             self.board = progress.best_board()
             self.board_score = progress.best_score
         self.line = Text.assemble(
-            ("score ", "dim"), (f"{progress.score}", "bold"),
-            ("   best ", "dim"), (f"{progress.best_score}/{progress.max_score}", "bold green"),
-            ("   moves ", "dim"), f"{progress.moves:,}",
-            ("   moves/s ", "dim"), f"{progress.moves_per_second:,.0f}",
-            ("   time ", "dim"), f"{progress.seconds:,.1f} s",
+            ("score ", "dim"),
+            (f"{progress.score}", "bold"),
+            ("   best ", "dim"),
+            (f"{progress.best_score}/{progress.max_score}", "bold green"),
+            ("   moves ", "dim"),
+            f"{progress.moves:,}",
+            ("   moves/s ", "dim"),
+            f"{progress.moves_per_second:,.0f}",
+            ("   time ", "dim"),
+            f"{progress.seconds:,.1f} s",
         )
         if self.live is not None and now - self.last_refresh >= REFRESH_SECONDS:
             self.live.update(self._view())

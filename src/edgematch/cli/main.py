@@ -14,7 +14,20 @@ import sys
 from ..errors import InputError
 
 # Order = order shown in --help.
-SUBCOMMANDS = ["info", "generate", "convert", "show", "score", "verify", "count", "solve", "search", "estimate", "optimize", "runs"]
+SUBCOMMANDS = [
+    "info",
+    "generate",
+    "convert",
+    "show",
+    "score",
+    "verify",
+    "count",
+    "solve",
+    "search",
+    "estimate",
+    "optimize",
+    "runs",
+]
 
 EPILOG = """examples:
   edgematch info e2                      facts about the official puzzle

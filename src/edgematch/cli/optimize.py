@@ -66,55 +66,100 @@ def _minutes(text: str) -> float:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("optimize", help="maximise the score (tabu search, very large neighbourhood), durable runs",
-                       epilog=EXAMPLES, formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "optimize",
+        help="maximise the score (tabu search, very large neighbourhood), durable runs",
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
+    )
     add_puzzle_argument(p, optional=True)
     time_ = p.add_argument_group("end conditions (the first reached ends the run)")
     time_.add_argument("--time-limit", type=_seconds, metavar="S", help="run time in seconds, start phase included")
     time_.add_argument("--seconds", dest="time_limit", type=_seconds, metavar="S", help=f"same as --time-limit {OLD}")
-    time_.add_argument("--minutes", type=_minutes, metavar="M", help=f"run time in minutes, added to --time-limit {OLD}")
-    time_.add_argument("--moves", type=int, metavar="N",
-                       help="stop after N moves; without --start-seconds the start phase then stops after "
-                            "20 nodes per move too")
-    time_.add_argument("--target", type=int, metavar="SCORE",
-                       help="stop once the best score reaches SCORE (at most the puzzle's maximum score)")
+    time_.add_argument(
+        "--minutes", type=_minutes, metavar="M", help=f"run time in minutes, added to --time-limit {OLD}"
+    )
+    time_.add_argument(
+        "--moves",
+        type=int,
+        metavar="N",
+        help="stop after N moves; without --start-seconds the start phase then stops after 20 nodes per move too",
+    )
+    time_.add_argument(
+        "--target",
+        type=int,
+        metavar="SCORE",
+        help="stop once the best score reaches SCORE (at most the puzzle's maximum score)",
+    )
     start = p.add_argument_group("start")
-    start.add_argument("--start", metavar="BOARD",
-                       help="start from this board (file, URL or record/NAME; format: --board-format). "
-                            f"--start cp|random|backtrack (a name that is no file) means --start-method {OLD}")
+    start.add_argument(
+        "--start",
+        metavar="BOARD",
+        help="start from this board (file, URL or record/NAME; format: --board-format). "
+        f"--start cp|random|backtrack (a name that is no file) means --start-method {OLD}",
+    )
     start.add_argument("--start-board", metavar="BOARD", help="same as --start BOARD")
-    start.add_argument("--start-method", choices=STARTS, default=None,
-                       help="how to build the start board without --start: cp (default): exact search of the "
-                            "puzzle with --relax squares' joins relaxed, its deepest board completed at random; "
-                            "random: a random board; backtrack: the backtracker's best-score search")
-    start.add_argument("--relax", type=int, default=None, metavar="K",
-                       help="cp start: number of non-adjacent squares whose joins are relaxed (default 0)")
-    start.add_argument("--start-seconds", type=_seconds, default=None, metavar="S",
-                       help="time limit of the cp/backtrack start, part of the run time (default: 10%% of the "
-                            "run time, at least 1 s, at most 30 s)")
+    start.add_argument(
+        "--start-method",
+        choices=STARTS,
+        default=None,
+        help="how to build the start board without --start: cp (default): exact search of the "
+        "puzzle with --relax squares' joins relaxed, its deepest board completed at random; "
+        "random: a random board; backtrack: the backtracker's best-score search",
+    )
+    start.add_argument(
+        "--relax",
+        type=int,
+        default=None,
+        metavar="K",
+        help="cp start: number of non-adjacent squares whose joins are relaxed (default 0)",
+    )
+    start.add_argument(
+        "--start-seconds",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="time limit of the cp/backtrack start, part of the run time (default: 10%% of the "
+        "run time, at least 1 s, at most 30 s)",
+    )
     start.add_argument("--schedule", metavar="SPEC", help="backtrack start: invalid joins allowed by depth")
     search = p.add_argument_group("search parameters (defaults: see docs/optimize.md)")
     search.add_argument("--seed", type=int, help="random seed (default: fresh entropy, recorded in the run)")
     search.add_argument("--set-size", type=int, metavar="K", help="holes per move (|S|)")
     search.add_argument("--set-size-max", type=int, metavar="K", help="draw |S| in set-size..set-size-max")
     search.add_argument("--selection", choices=("violated", "random", "checkerboard"), help="how holes are chosen")
-    search.add_argument("--restart-after", type=int, metavar="MOVES",
-                        help="start a new segment from a fresh start (same kind as the first) after MOVES moves "
-                             "without a new best in the segment (0: never)")
-    search.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="any tabu parameter, e.g. plateau_length=2000, arc_tenure=5,20 or "
-                             "assignment=scipy (repeatable)")
+    search.add_argument(
+        "--restart-after",
+        type=int,
+        metavar="MOVES",
+        help="start a new segment from a fresh start (same kind as the first) after MOVES moves "
+        "without a new best in the segment (0: never)",
+    )
+    search.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any tabu parameter, e.g. plateau_length=2000, arc_tenure=5,20 or assignment=scipy (repeatable)",
+    )
     out = p.add_argument_group("output and runs")
     out.add_argument("--out", metavar="FILE", help="write the best board (format by extension, default edgematch)")
-    out.add_argument("--board-format", metavar="FMT",
-                     help=f"board format of --out and of the --start board ({', '.join(sorted(BOARD_FORMATS))})")
+    out.add_argument(
+        "--board-format",
+        metavar="FMT",
+        help=f"board format of --out and of the --start board ({', '.join(sorted(BOARD_FORMATS))})",
+    )
     out.add_argument("--out-format", metavar="FMT", help=f"board format of --out only {OLD}")
     out.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    out.add_argument("--db", metavar="PATH",
-                     help="run database (default: runs.sqlite in the user data directory; its folder must exist)")
+    out.add_argument(
+        "--db",
+        metavar="PATH",
+        help="run database (default: runs.sqlite in the user data directory; its folder must exist)",
+    )
     out.add_argument("--resume", type=int, metavar="RUN", help="continue run RUN from its last checkpoint")
-    out.add_argument("--checkpoint-every", type=_seconds, default=30.0, metavar="S",
-                     help="seconds between checkpoints (default 30)")
+    out.add_argument(
+        "--checkpoint-every", type=_seconds, default=30.0, metavar="S", help="seconds between checkpoints (default 30)"
+    )
     out.add_argument("--quiet", action="store_true", help="no live display")
     p.set_defaults(func=run)
 
@@ -168,9 +213,19 @@ def out_format(args) -> str | None:
     return known_format(fmt, BOARD_FORMATS, option, args.out)
 
 
-OPTION_NAMES = {"time_limit": "--time-limit", "moves": "--moves", "target": "--target", "start": "--start",
-                "start_method": "--start-method", "start_seconds": "--start-seconds", "relax": "--relax",
-                "schedule": "--schedule", "seed": "--seed", "checkpoint_every": "--checkpoint-every", "db": "--db"}
+OPTION_NAMES = {
+    "time_limit": "--time-limit",
+    "moves": "--moves",
+    "target": "--target",
+    "start": "--start",
+    "start_method": "--start-method",
+    "start_seconds": "--start-seconds",
+    "relax": "--relax",
+    "schedule": "--schedule",
+    "seed": "--seed",
+    "checkpoint_every": "--checkpoint-every",
+    "db": "--db",
+}
 
 
 def run(args) -> int:
@@ -192,15 +247,33 @@ def run(args) -> int:
 
     if args.resume is not None:
         values, _ = params_from(args)
-        given = [args.puzzle, args.start, args.start_board, args.start_method, args.seed, args.moves, args.target,
-                 args.relax, args.schedule, args.start_seconds] + list(values)
+        given = [
+            args.puzzle,
+            args.start,
+            args.start_board,
+            args.start_method,
+            args.seed,
+            args.moves,
+            args.target,
+            args.relax,
+            args.schedule,
+            args.start_seconds,
+        ] + list(values)
         if any(value is not None for value in given):
-            raise InputError("--resume continues a recorded run with its own puzzle, start, seed, limits and "
-                             "parameters: give no puzzle, start, seed, --moves, --target or search parameter "
-                             "(--time-limit gives it more time)")
+            raise InputError(
+                "--resume continues a recorded run with its own puzzle, start, seed, limits and "
+                "parameters: give no puzzle, start, seed, --moves, --target or search parameter "
+                "(--time-limit gives it more time)"
+            )
         with display or contextlib.nullcontext():
-            outcome = resume(args.resume, db=args.db, time_limit=time_limit, checkpoint_every=args.checkpoint_every,
-                             progress=display, names=names)
+            outcome = resume(
+                args.resume,
+                db=args.db,
+                time_limit=time_limit,
+                checkpoint_every=args.checkpoint_every,
+                progress=display,
+                names=names,
+            )
     else:
         if args.puzzle is None:
             raise InputError("give a puzzle (or --resume RUN)")
@@ -208,11 +281,26 @@ def run(args) -> int:
         board, method = start_from(args)
         values, param_names = params_from(args)
         names.update(param_names)
-        plan = naming_option("--board-format", lambda: plan_run(
-            puzzle, time_limit=time_limit, moves=args.moves, target=args.target, start=board,
-            start_format=args.board_format, start_method=method, start_seconds=args.start_seconds, relax=args.relax,
-            schedule=args.schedule, seed=args.seed, params=values, db=args.db, checkpoint_every=args.checkpoint_every,
-            names=names))
+        plan = naming_option(
+            "--board-format",
+            lambda: plan_run(
+                puzzle,
+                time_limit=time_limit,
+                moves=args.moves,
+                target=args.target,
+                start=board,
+                start_format=args.board_format,
+                start_method=method,
+                start_seconds=args.start_seconds,
+                relax=args.relax,
+                schedule=args.schedule,
+                seed=args.seed,
+                params=values,
+                db=args.db,
+                checkpoint_every=args.checkpoint_every,
+                names=names,
+            ),
+        )
         with display or contextlib.nullcontext():
             outcome = run_plan(plan, progress=display, note=None if display is None else _noter(display))
 
@@ -222,21 +310,27 @@ def run(args) -> int:
     if args.json:
         print_json(outcome.to_dict() | {"out": args.out})
     else:
-        print(f"run {outcome.run_id}: best score {outcome.best_score} / {outcome.max_score} after "
-              f"{outcome.seconds:.1f} s, {outcome.moves} moves ({outcome.status}, stopped by {outcome.stopped_by})")
+        print(
+            f"run {outcome.run_id}: best score {outcome.best_score} / {outcome.max_score} after "
+            f"{outcome.seconds:.1f} s, {outcome.moves} moves ({outcome.status}, stopped by {outcome.stopped_by})"
+        )
         if args.out is not None and args.out != "-":
             print(f"wrote {args.out}")
         if outcome.url:
             print(outcome.url)
     if outcome.stopped_by == "interrupted":
-        print(f"edgematch: interrupted (run {outcome.run_id} saved: 'edgematch optimize --resume {outcome.run_id}' "
-              "continues it)", file=sys.stderr)
+        print(
+            f"edgematch: interrupted (run {outcome.run_id} saved: 'edgematch optimize --resume {outcome.run_id}' "
+            "continues it)",
+            file=sys.stderr,
+        )
         return 143 if outcome.signal == signal.SIGTERM else 130
     return 0
 
 
 def _noter(display):
     """Notes of the run (the start phase, the seed) shown in the live view at once."""
+
     def note(text: str) -> None:
         display.note(text)
         if display.live is not None:

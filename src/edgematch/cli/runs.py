@@ -13,8 +13,9 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("runs", help="list the recorded optimisation runs", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "runs", help="list the recorded optimisation runs", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     p.add_argument("--db", metavar="PATH", help="run database (default: runs.sqlite in the user data directory)")
     p.add_argument("--json", action="store_true", help="print the runs as JSON")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the N newest runs")
@@ -41,13 +42,28 @@ def run(args) -> int:
             data["best_board"] = best["board"] if best else None
             data["best_url"] = best["url"] if best else None
             data["bests"] = [{k: b[k] for k in ("seconds", "moves", "score")} for b in store.bests(args.run)]
-            data["last_checkpoint"] = None if checkpoint is None else {
-                k: checkpoint[k] for k in ("created", "seconds", "moves", "best_score")}
+            data["last_checkpoint"] = (
+                None
+                if checkpoint is None
+                else {k: checkpoint[k] for k in ("created", "seconds", "moves", "best_score")}
+            )
             if args.json:
                 print_json(data)
                 return 0
-            for key in ("id", "puzzle_name", "status", "seed", "start", "created", "updated", "seconds", "moves",
-                        "best_score", "max_score", "budget_seconds"):
+            for key in (
+                "id",
+                "puzzle_name",
+                "status",
+                "seed",
+                "start",
+                "created",
+                "updated",
+                "seconds",
+                "moves",
+                "best_score",
+                "max_score",
+                "budget_seconds",
+            ):
                 print(f"{key:>15}: {data[key]}")
             print(f"{'params':>15}: {data['params']}")
             if data["last_checkpoint"]:
@@ -63,9 +79,13 @@ def run(args) -> int:
         if not records:
             print(f"no runs in {store.path}")
             return 0
-        print(f"{'run':>5} {'puzzle':<14} {'status':<11} {'best':>9} {'seconds':>9} {'moves':>12} {'seed':>20}  created")
+        print(
+            f"{'run':>5} {'puzzle':<14} {'status':<11} {'best':>9} {'seconds':>9} {'moves':>12} {'seed':>20}  created"
+        )
         for r in records:
             best = f"{r.best_score}/{r.max_score}" if r.best_score is not None else "-"
-            print(f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {best:>9} {r.seconds:>9.1f} {r.moves:>12} "
-                  f"{str(r.seed):>20}  {r.created}")
+            print(
+                f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {best:>9} {r.seconds:>9.1f} {r.moves:>12} "
+                f"{str(r.seed):>20}  {r.created}"
+            )
     return 0

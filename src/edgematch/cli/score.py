@@ -13,7 +13,9 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("score", help="score a board (matched inner joins)", epilog=EXAMPLES, formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "score", help="score a board (matched inner joins)", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     add_puzzle_argument(p)
     add_board_argument(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -53,22 +53,42 @@ def _colours(text: str) -> list:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("search", help="best score under a schedule of allowed invalid joins", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "search",
+        help="best score under a schedule of allowed invalid joins",
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
+    )
     add_puzzle_argument(p)
     p.add_argument("--schedule", metavar="SPEC", help="invalid joins allowed per number of tiles (default: none)")
-    p.add_argument("--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)")
-    p.add_argument("--allow-frame-errors", action="store_true",
-                   help="let joins between two border squares be invalid too (default: the frame always matches)")
-    p.add_argument("--max-tile-errors", type=int, default=1, choices=(1, 2, 3, 4),
-                   help="invalid joins one placed tile may create (default 1)")
+    p.add_argument(
+        "--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)"
+    )
+    p.add_argument(
+        "--allow-frame-errors",
+        action="store_true",
+        help="let joins between two border squares be invalid too (default: the frame always matches)",
+    )
+    p.add_argument(
+        "--max-tile-errors",
+        type=int,
+        default=1,
+        choices=(1, 2, 3, 4),
+        help="invalid joins one placed tile may create (default 1)",
+    )
     p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
     p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
-    p.add_argument("--priority-colours", metavar="C,C,...",
-                   help="colours to place early (heuristic), or 'auto' for the Julia package's choice")
-    p.add_argument("--priority-schedule", metavar="SPEC",
-                   help="minimum number of sides of the priority colours placed per number of tiles "
-                        "(schedule forms, or julia:TARGET)")
+    p.add_argument(
+        "--priority-colours",
+        metavar="C,C,...",
+        help="colours to place early (heuristic), or 'auto' for the Julia package's choice",
+    )
+    p.add_argument(
+        "--priority-schedule",
+        metavar="SPEC",
+        help="minimum number of sides of the priority colours placed per number of tiles "
+        "(schedule forms, or julia:TARGET)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
     add_search_options(p, best=True)
@@ -77,8 +97,13 @@ def register(sub) -> None:
 
 def run(args) -> int:
     puzzle = puzzle_from(args)
-    extra = dict(schedule=args.schedule, target=args.target, frame_exact=not args.allow_frame_errors, seed=args.seed,
-                 max_tile_errors=args.max_tile_errors)
+    extra = dict(
+        schedule=args.schedule,
+        target=args.target,
+        frame_exact=not args.allow_frame_errors,
+        seed=args.seed,
+        max_tile_errors=args.max_tile_errors,
+    )
     if args.restart_nodes is not None:
         extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
     if args.priority_colours:
@@ -108,8 +133,12 @@ def run(args) -> int:
             write_output(format_board(board, fmt), args.out)
             written = args.out
         if args.json:
-            data = {"puzzle": puzzle.name or args.puzzle, "max_score": puzzle.max_score,
-                    "written_score": board.score() if board is not None else None, "file": written}
+            data = {
+                "puzzle": puzzle.name or args.puzzle,
+                "max_score": puzzle.max_score,
+                "written_score": board.score() if board is not None else None,
+                "file": written,
+            }
             data.update(result.to_dict())
             print_json(data)
         else:

@@ -21,18 +21,28 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("show", help="draw a tile set or a board (SVG, PNG, terminal)", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "show", help="draw a tile set or a board (SVG, PNG, terminal)", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     add_puzzle_argument(p)
     add_board_argument(p, optional=True)
     p.add_argument("--hints", action="store_true", help="draw the board with only the hints placed")
-    p.add_argument("--out", action="append", metavar="FILE",
-                   help="write a picture (.svg or .png by extension; repeatable); default: the terminal")
+    p.add_argument(
+        "--out",
+        action="append",
+        metavar="FILE",
+        help="write a picture (.svg or .png by extension; repeatable); default: the terminal",
+    )
     p.add_argument("--numbers", action="store_true", help="show piece numbers (tile sets show them always)")
     p.add_argument("--names", action="store_true", help="show square names (A1 ...)")
     p.add_argument("--no-marks", action="store_true", help="do not mark mismatched joins and hints")
-    p.add_argument("--cell", type=int, default=None, metavar="N",
-                   help="size of a square: pixels in pictures (default 48), characters in the terminal (default 3)")
+    p.add_argument(
+        "--cell",
+        type=int,
+        default=None,
+        metavar="N",
+        help="size of a square: pixels in pictures (default 48), characters in the terminal (default 3)",
+    )
     p.add_argument("--columns", type=int, default=None, metavar="N", help="tiles per row in a tile-set picture")
     p.set_defaults(func=run)
 
@@ -41,22 +51,28 @@ def run(args) -> int:
     puzzle = puzzle_from(args)
     board = None
     if args.board and args.hints:
-        raise InputError("--hints draws the board with only the hints placed; it cannot be combined with a BOARD",
-                         str(args.board))
+        raise InputError(
+            "--hints draws the board with only the hints placed; it cannot be combined with a BOARD", str(args.board)
+        )
     if args.board:
         board = board_from(args, puzzle)
     elif args.hints:
         board = Board.from_hints(puzzle)
     limits = (8, 256) if args.out else (1, 16)
     if args.cell is not None and not limits[0] <= args.cell <= limits[1]:
-        raise InputError(f"--cell {args.cell} is out of range ({limits[0]}..{limits[1]} for {'pictures' if args.out else 'the terminal'})")
+        raise InputError(
+            f"--cell {args.cell} is out of range ({limits[0]}..{limits[1]} for {'pictures' if args.out else 'the terminal'})"
+        )
     if args.columns is not None and args.columns < 1:
         raise InputError(f"--columns {args.columns} must be at least 1")
     marks = not args.no_marks
     if not args.out:
         cell = args.cell or 3
-        picture = (board_renderable(board, args.numbers, args.names, marks, cell) if board is not None
-                   else tiles_renderable(puzzle, args.columns, True, max(2, args.cell or 2)))
+        picture = (
+            board_renderable(board, args.numbers, args.names, marks, cell)
+            if board is not None
+            else tiles_renderable(puzzle, args.columns, True, max(2, args.cell or 2))
+        )
         Console().print(picture, crop=False, soft_wrap=True)
         return 0
     for out in args.out:
@@ -66,8 +82,11 @@ def run(args) -> int:
         cell = args.cell or 48
         try:
             if suffix == ".svg":
-                text = (board_svg(board, args.numbers, args.names, marks, cell) if board is not None
-                        else tiles_svg(puzzle, args.columns, True, marks, cell))
+                text = (
+                    board_svg(board, args.numbers, args.names, marks, cell)
+                    if board is not None
+                    else tiles_svg(puzzle, args.columns, True, marks, cell)
+                )
                 Path(out).write_text(text)
             elif board is not None:
                 board_png(board, out, args.numbers, args.names, marks, cell)

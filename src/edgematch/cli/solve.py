@@ -45,8 +45,9 @@ SIGTERM), with the statistics so far.
 
 
 def register(sub) -> None:
-    p = sub.add_parser("solve", help="find solutions and write them as board files", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "solve", help="find solutions and write them as board files", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     add_puzzle_argument(p)
     many = p.add_mutually_exclusive_group()
     many.add_argument("-k", type=positive_int, default=1, metavar="K", help="number of solutions to find (default 1)")
@@ -126,8 +127,10 @@ def run(args) -> int:
             print_json(data)
         elif not to_stdout:
             found = len(written)
-            print(f"{found} solution{'s' if found != 1 else ''} written"
-                  + (f": {written[0]}" + (f" .. {written[-1]}" if found > 1 else "") if found else ""))
+            print(
+                f"{found} solution{'s' if found != 1 else ''} written"
+                + (f": {written[0]}" + (f" .. {written[-1]}" if found > 1 else "") if found else "")
+            )
             print(summary_line(result))
         else:
             print(summary_line(result), file=sys.stderr)

@@ -14,8 +14,9 @@ exit status: 0 valid complete solution, 1 not a solution, 2 bad input
 
 
 def register(sub) -> None:
-    p = sub.add_parser("verify", help="check that a board is a complete valid solution", epilog=EXAMPLES,
-                       formatter_class=HelpFormatter)
+    p = sub.add_parser(
+        "verify", help="check that a board is a complete valid solution", epilog=EXAMPLES, formatter_class=HelpFormatter
+    )
     add_puzzle_argument(p)
     add_board_argument(p)
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")

@@ -94,16 +94,22 @@ def _e2_entries() -> list[Entry]:
 def _clue_entries() -> list[Entry]:
     sizes = {1: "6x6", 2: "12x6 (6 rows x 12 columns)", 3: "6x6", 4: "12x6 (6 rows x 12 columns)"}
     return [
-        Entry(f"clue{k}", DataFile(f"clue_puzzles/clue{k}_jwortmann_BLTR.txt", "julia"),
-              f"Eternity II clue puzzle {k}, {sizes[k]}, official colour numbering (Eternity2Puzzles.jl)")
+        Entry(
+            f"clue{k}",
+            DataFile(f"clue_puzzles/clue{k}_jwortmann_BLTR.txt", "julia"),
+            f"Eternity II clue puzzle {k}, {sizes[k]}, official colour numbering (Eternity2Puzzles.jl)",
+        )
         for k in range(1, 5)
     ]
 
 
 def _meta_entries() -> list[Entry]:
     return [
-        Entry(f"meta{n}", DataFile(f"meta2010/meta_{n}x{n}_jwortmann_BLTR.txt", "julia"),
-              f"META 2010 contest benchmark, {n}x{n} (Eternity2Puzzles.jl)")
+        Entry(
+            f"meta{n}",
+            DataFile(f"meta2010/meta_{n}x{n}_jwortmann_BLTR.txt", "julia"),
+            f"META 2010 contest benchmark, {n}x{n} (Eternity2Puzzles.jl)",
+        )
         for n in (10, 12, 14, 16)
     ]
 
@@ -126,15 +132,26 @@ def _owen_entries() -> list[Entry]:
             solution_name = filename.replace("pieces_", "solutions_")
             solution = None
             if solution_name in solutions:
-                solution = DataFile(f"brendan_owen/solutions_set_1/{solution_name}", "owen-solution", "board", pieces.path)
+                solution = DataFile(
+                    f"brendan_owen/solutions_set_1/{solution_name}", "owen-solution", "board", pieces.path
+                )
             note = ", planted solution bundled" if solution else ""
-            entries.append(Entry(f"owen{set_number}-{width}x{height}", pieces,
-                                 f"Brendan Owen's generated puzzle, set {set_number}, {width}x{height}{note}",
-                                 solution=solution))
+            entries.append(
+                Entry(
+                    f"owen{set_number}-{width}x{height}",
+                    pieces,
+                    f"Brendan Owen's generated puzzle, set {set_number}, {width}x{height}{note}",
+                    solution=solution,
+                )
+            )
     for n in (10, 11, 12):
-        entries.append(Entry(f"owen-profile-{n}x{n}",
-                             DataFile(f"brendan_owen/profile_2025/e2pieces_profile_{n:02d}x{n:02d}.txt", "owen"),
-                             f"Brendan Owen's profile puzzle, {n}x{n}"))
+        entries.append(
+            Entry(
+                f"owen-profile-{n}x{n}",
+                DataFile(f"brendan_owen/profile_2025/e2pieces_profile_{n:02d}x{n:02d}.txt", "owen"),
+                f"Brendan Owen's profile puzzle, {n}x{n}",
+            )
+        )
     return entries
 
 
@@ -150,8 +167,11 @@ def _benoist_entries() -> list[Entry]:
             stem, size, k, frame, inner = match.groups()
             found.append((int(size), int(k), stem, int(frame), int(inner), filename))
     return [
-        Entry(f"benoist/{stem}", DataFile(f"{folder}/{filename}", "benoist"),
-              f"Benoist's E2 Benchmark instance, {size}x{size}, {frame} frame + {inner} inner colours, one corner hint")
+        Entry(
+            f"benoist/{stem}",
+            DataFile(f"{folder}/{filename}", "benoist"),
+            f"Benoist's E2 Benchmark instance, {size}x{size}, {frame} frame + {inner} inner colours, one corner hint",
+        )
         for size, k, stem, frame, inner, filename in sorted(found)
     ]
 
@@ -167,8 +187,11 @@ def _heule_entries() -> list[Entry]:
             stem, size, frame, inner = match.groups()
             found.append((int(size), int(frame), int(inner), stem, filename))
     return [
-        Entry(f"heule/{stem}", DataFile(f"heule_em_2008/{filename}", "heule"),
-              f"Heule's SAT benchmark instance, {size}x{size}, {frame} frame + {inner} inner colours")
+        Entry(
+            f"heule/{stem}",
+            DataFile(f"heule_em_2008/{filename}", "heule"),
+            f"Heule's SAT benchmark instance, {size}x{size}, {frame} frame + {inner} inner colours",
+        )
         for size, frame, inner, stem, filename in sorted(found)
     ]
 
@@ -187,8 +210,14 @@ DOCUMENT_SUFFIXES = (".tsv",)
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Entry]:
-    entries = [*_e2_entries(), *_clue_entries(), *_meta_entries(), *_owen_entries(), *_benoist_entries(),
-               *_heule_entries()]
+    entries = [
+        *_e2_entries(),
+        *_clue_entries(),
+        *_meta_entries(),
+        *_owen_entries(),
+        *_benoist_entries(),
+        *_heule_entries(),
+    ]
     return {entry.name.lower(): entry for entry in entries}
 
 
@@ -259,8 +288,11 @@ def planted_solution(name: str) -> Board:
 def _e2_fixed_hints(puzzle: Puzzle, starter_only: bool) -> list[Hint]:
     """Hints from e2_fixed_pieces.tsv: columns square, ..., piece (from 1), rot_cw."""
     source = f"edgematch-data/{E2_FIXED_PIECES}"
-    rows = [line.split("\t") for line in read_data_text(E2_FIXED_PIECES).splitlines()
-            if line.strip() and not line.startswith("#")]
+    rows = [
+        line.split("\t")
+        for line in read_data_text(E2_FIXED_PIECES).splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     header, body = rows[0], rows[1:]
     col = {title: i for i, title in enumerate(header)}
     hints = []

@@ -78,7 +78,7 @@ def record_names() -> list[str]:
 def _key(spec: str) -> str:
     text = str(spec).strip()
     if text.lower().startswith(PREFIX):
-        text = text[len(PREFIX):]
+        text = text[len(PREFIX) :]
     return text.lower()
 
 
@@ -150,7 +150,7 @@ def _cross_check(board: Board, info: RecordInfo) -> None:
     """The placed tiles must show exactly the published viewer letters."""
     for square, shown in enumerate(board.edges()):
         letters = "aaaa" if shown[0] < 0 else "".join(chr(97 + int(c)) for c in shown)
-        published = info.board_edges[4 * square: 4 * square + 4]
+        published = info.board_edges[4 * square : 4 * square + 4]
         if letters != published:
             raise RecordDataError(
                 f"record {info.name}: square {square_name(square, board.width)} shows '{letters}' "

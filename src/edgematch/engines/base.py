@@ -242,8 +242,12 @@ class SliceDriver:
         return False
 
     # ------------------------------------------------------------------ the loop
-    def run(self, run_slice: Callable[[int], SliceReport], callback: Callable[[Board], Any] | None = None,
-            collect: bool = False) -> bool:
+    def run(
+        self,
+        run_slice: Callable[[int], SliceReport],
+        callback: Callable[[Board], Any] | None = None,
+        collect: bool = False,
+    ) -> bool:
         """Call ``run_slice(budget)`` until the run's space is exhausted (returns True) or
         the search stops (returns False with ``result.stopped_by`` set) or the engine
         ends the run (returns False, ``stopped_by`` unset: a restart)."""
@@ -337,16 +341,37 @@ class Engine:
     def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
         raise self.cannot("count solutions")
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
-              callback: Callable[[Board], Any] | None = None, collect: bool = True) -> SearchResult:
+    def solve(
+        self,
+        puzzle: Puzzle,
+        k: int | None = 1,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback: Callable[[Board], Any] | None = None,
+        collect: bool = True,
+    ) -> SearchResult:
         raise self.cannot("list solutions")
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], Any], start=None, *,
-                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+    def enumerate(
+        self,
+        puzzle: Puzzle,
+        callback: Callable[[Board], Any],
+        start=None,
+        *,
+        limits: Limits | None = None,
+        collect: bool = False,
+    ) -> SearchResult:
         raise self.cannot("enumerate solutions")
 
-    def best(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None,
-             callback: Callable[[Board, int], Any] | None = None) -> SearchResult:
+    def best(
+        self,
+        puzzle: Puzzle,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback: Callable[[Board, int], Any] | None = None,
+    ) -> SearchResult:
         raise self.cannot("search for the best score (use --solver backtrack)")
 
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list, SearchResult]:
@@ -458,5 +483,15 @@ def check_k(k: int | None) -> None:
         raise InputError(f"the number of solutions k must be at least 1 (or None for all), not {k!r}")
 
 
-__all__ = ["Engine", "Limits", "ProgressCallback", "SliceDriver", "SliceReport", "StopFlag", "StopReason",
-           "check_k", "next_budget", "stop_on_signals"]
+__all__ = [
+    "Engine",
+    "Limits",
+    "ProgressCallback",
+    "SliceDriver",
+    "SliceReport",
+    "StopFlag",
+    "StopReason",
+    "check_k",
+    "next_budget",
+    "stop_on_signals",
+]

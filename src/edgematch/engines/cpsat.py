@@ -166,9 +166,17 @@ class CpSatSolver(Engine):
 
     name = "cpsat"
 
-    def __init__(self, time_limit: float | None = None, workers: int = 1, symmetry: bool = False,
-                 order=None, corner: str | None = None, node_limit: int | None = None, limits: Limits | None = None,
-                 each_rotation: bool = False):
+    def __init__(
+        self,
+        time_limit: float | None = None,
+        workers: int = 1,
+        symmetry: bool = False,
+        order=None,
+        corner: str | None = None,
+        node_limit: int | None = None,
+        limits: Limits | None = None,
+        each_rotation: bool = False,
+    ):
         self.limits = self._checked(Limits.of(limits, time_limit=time_limit, node_limit=node_limit))
         if order not in (None, "rowscan") or corner is not None:
             raise InputError("the cpsat solver picks its own branching: --order and --corner do not apply to it")
@@ -190,8 +198,16 @@ class CpSatSolver(Engine):
         """Count every solution (of the subtree below ``start`` if given)."""
         return self._run(puzzle, start, self._checked(self.call_limits(limits)), keep=0)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
-              callback=None, collect: bool = True) -> SearchResult:
+    def solve(
+        self,
+        puzzle: Puzzle,
+        k: int | None = 1,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback=None,
+        collect: bool = True,
+    ) -> SearchResult:
         """The first ``k`` solutions as boards (``k=None``: all of them).
 
         ``callback(board)`` is called for every solution as it is found; returning True
@@ -199,14 +215,23 @@ class CpSatSolver(Engine):
         (for streaming many solutions), as in the backtracking engine.
         """
         check_k(k)
-        return self._run(puzzle, start, self._checked(self.call_limits(limits, k)), keep=k if collect else 0,
-                         callback=callback)
+        return self._run(
+            puzzle, start, self._checked(self.call_limits(limits, k)), keep=k if collect else 0, callback=callback
+        )
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
-                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+    def enumerate(
+        self,
+        puzzle: Puzzle,
+        callback: Callable[[Board], bool | None],
+        start=None,
+        *,
+        limits: Limits | None = None,
+        collect: bool = False,
+    ) -> SearchResult:
         """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._run(puzzle, start, self._checked(self.call_limits(limits)), keep=None if collect else 0,
-                         callback=callback)
+        return self._run(
+            puzzle, start, self._checked(self.call_limits(limits)), keep=None if collect else 0, callback=callback
+        )
 
     def _rooted(self, puzzle: Puzzle, start) -> Puzzle:
         """The puzzle with the start board's placements fixed like hints (the subtree below it)."""
@@ -222,10 +247,18 @@ class CpSatSolver(Engine):
         puzzle = self._rooted(owner, root)
         stop_after = limits.solutions
         start = time.perf_counter()
-        total = SearchResult(solver=self.name, complete=True, rotations=T.rotation_convention(self.each_rotation),
-                             statistics={
-            "nodes_are": NODE_NOTE, "branches": 0, "conflicts": 0, "status": [], "solver_wall_seconds": 0.0,
-        })
+        total = SearchResult(
+            solver=self.name,
+            complete=True,
+            rotations=T.rotation_convention(self.each_rotation),
+            statistics={
+                "nodes_are": NODE_NOTE,
+                "branches": 0,
+                "conflicts": 0,
+                "status": [],
+                "solver_wall_seconds": 0.0,
+            },
+        )
         for variant in self._variants(puzzle):
             left = None if limits.time is None else limits.time - (time.perf_counter() - start)
             want = None if stop_after is None else stop_after - total.solutions
@@ -254,8 +287,9 @@ class CpSatSolver(Engine):
         total.seconds = time.perf_counter() - start
         return total
 
-    def _run_one(self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback,
-                 time_limit: float | None) -> SearchResult:
+    def _run_one(
+        self, puzzle: Puzzle, keep: int | None, stop_after: int | None, callback, time_limit: float | None
+    ) -> SearchResult:
         built = CpSatModel(puzzle, self.each_rotation)
         solver = cp_model.CpSolver()
         enumerate_all = stop_after != 1

@@ -53,8 +53,9 @@ def start_placements(puzzle: Puzzle, start, *, exact: bool = True) -> dict[int, 
         where = square_name(square, puzzle.width)
         if square in hints:
             hint_tile, hint_rotation = hints[square]
-            if tile != hint_tile or not np.array_equal(T.rotate(puzzle.tiles[tile], rotation),
-                                                       T.rotate(puzzle.tiles[hint_tile], hint_rotation)):
+            if tile != hint_tile or not np.array_equal(
+                T.rotate(puzzle.tiles[tile], rotation), T.rotate(puzzle.tiles[hint_tile], hint_rotation)
+            ):
                 raise InputError(f"the start board disagrees with the hint on square {where}")
             continue
         if tile in used:

@@ -24,7 +24,17 @@ from .registry import (
 )
 
 __all__ = [
-    "BOARD_FORMATS", "PUZZLE_FORMATS", "detect_board_format", "detect_puzzle_format", "format_board",
-    "format_puzzle", "parse_board", "parse_puzzle", "read_board", "read_puzzle", "read_text",
-    "write_board", "write_puzzle",
+    "BOARD_FORMATS",
+    "PUZZLE_FORMATS",
+    "detect_board_format",
+    "detect_puzzle_format",
+    "format_board",
+    "format_puzzle",
+    "parse_board",
+    "parse_puzzle",
+    "read_board",
+    "read_puzzle",
+    "read_text",
+    "write_board",
+    "write_puzzle",
 ]

@@ -54,7 +54,9 @@ def check_tile_count(expected: int, tile_lines: Sequence[Line], text: str, sourc
     """
     found = len(tile_lines)
     if found < expected:
-        raise InputError(f"{what} needs {expected} tiles but the file ends after {found}", source, last_line_number(text))
+        raise InputError(
+            f"{what} needs {expected} tiles but the file ends after {found}", source, last_line_number(text)
+        )
     if found > expected:
         raise InputError(
             f"{what} needs {expected} tiles but there are more: tile {expected + 1} is one too many",
@@ -70,8 +72,13 @@ def check_side(value: int, what: str, source: str, line: int) -> None:
         raise InputError(f"{what} {value} is too large (at most {MAX_SIDE_IN_FILE})", source, line)
 
 
-def locate(error: InputError, source: str, tile_lines: Sequence[Line] = (), hint_lines: Sequence[Line] = (),
-           fallback: int | None = None) -> InputError:
+def locate(
+    error: InputError,
+    source: str,
+    tile_lines: Sequence[Line] = (),
+    hint_lines: Sequence[Line] = (),
+    fallback: int | None = None,
+) -> InputError:
     """Tie a model error to the file line of its tile or hint, else to ``fallback``."""
     line = error.line
     if line is None and error.tile is not None and error.tile < len(tile_lines):
@@ -83,8 +90,15 @@ def locate(error: InputError, source: str, tile_lines: Sequence[Line] = (), hint
     return error.located(source, line)
 
 
-def build_puzzle(tiles, width: int | None, height: int | None, source: str, tile_lines: Sequence[Line],
-                 fallback: int | None, name: str = "") -> Puzzle:
+def build_puzzle(
+    tiles,
+    width: int | None,
+    height: int | None,
+    source: str,
+    tile_lines: Sequence[Line],
+    fallback: int | None,
+    name: str = "",
+) -> Puzzle:
     """The model's puzzle (without hints), any validation error tied to a file line."""
     try:
         return Puzzle(tiles, width, height, None, name)
@@ -95,8 +109,12 @@ def build_puzzle(tiles, width: int | None, height: int | None, source: str, tile
             culprit = _impossible_tile(tiles)
             if culprit is not None:
                 shown = " ".join(str(c) for c in tiles[culprit])
-                raise InputError(f"tile {culprit + 1} ({shown}) has grey on {sum(c == 0 for c in tiles[culprit])} "
-                                 "sides that cannot all face the outside", source, tile_lines[culprit].number) from None
+                raise InputError(
+                    f"tile {culprit + 1} ({shown}) has grey on {sum(c == 0 for c in tiles[culprit])} "
+                    "sides that cannot all face the outside",
+                    source,
+                    tile_lines[culprit].number,
+                ) from None
         raise locate(err, source, tile_lines, (), fallback) from None
 
 
@@ -160,7 +178,7 @@ def header_then_rows(text: str, header: Sequence[int], row_width: int) -> bool:
     for toks, count in zip(rows, header):
         if not is_int_line(toks, count):
             return False
-    return all(len(toks) == row_width for toks in rows[len(header):])
+    return all(len(toks) == row_width for toks in rows[len(header) :])
 
 
 def write_lines(lines: Iterable[str]) -> str:

@@ -47,18 +47,24 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
     if n_hints < 0:
         raise InputError(f"the number of hints {n_hints} is negative", source, hints_line.number)
     if 3 + n_hints > len(lines):
-        raise InputError(f"line {hints_line.number} announces {n_hints} hint lines but the file ends after {len(lines) - 3}",
-                         source, _text.last_line_number(text))
-    hint_lines = lines[3:3 + n_hints]
-    tile_lines = lines[3 + n_hints:]
+        raise InputError(
+            f"line {hints_line.number} announces {n_hints} hint lines but the file ends after {len(lines) - 3}",
+            source,
+            _text.last_line_number(text),
+        )
+    hint_lines = lines[3 : 3 + n_hints]
+    tile_lines = lines[3 + n_hints :]
     hint_values = [integers(line, source, 4, "hint value") for line in hint_lines]
     _text.check_tile_count(size * size, tile_lines, text, source, f"the {size}x{size} board of line {size_line.number}")
     tiles = _text.read_tiles(tile_lines, source)
     for line, sides in zip(tile_lines, tiles):
         above = [c for c in sides if c > n_colours]
         if above:
-            raise InputError(f"colour {above[0]} is above the {n_colours} colours declared on line {colours_line.number}",
-                             source, line.number)
+            raise InputError(
+                f"colour {above[0]} is above the {n_colours} colours declared on line {colours_line.number}",
+                source,
+                line.number,
+            )
     puzzle = _text.build_puzzle(tiles, size, size, source, tile_lines, size_line.number, _text.default_name(source))
     hints = []
     for line, (row, col, tile, rotation) in zip(hint_lines, hint_values):
@@ -85,11 +91,13 @@ def sniff_puzzle(text: str) -> bool:
     return _text.header_then_rows(text, (1, 1, 1), 4)
 
 
-PUZZLE_FORMAT = register_puzzle_format(PuzzleFormat(
-    name="benoist",
-    description="Benoist's E2 Benchmark file: size, colours, hints 'row col tile rot' (counter-clockwise), tiles T R B L",
-    read=read_puzzle,
-    write=write_puzzle,
-    sniff=sniff_puzzle,
-    extensions=(".nohint", ".hint"),
-))
+PUZZLE_FORMAT = register_puzzle_format(
+    PuzzleFormat(
+        name="benoist",
+        description="Benoist's E2 Benchmark file: size, colours, hints 'row col tile rot' (counter-clockwise), tiles T R B L",
+        read=read_puzzle,
+        write=write_puzzle,
+        sniff=sniff_puzzle,
+        extensions=(".nohint", ".hint"),
+    )
+)

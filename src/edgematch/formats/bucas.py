@@ -162,7 +162,7 @@ def decode_letters(letters: str, order: str, n_squares: int, width: int, source:
     table = motif_maps()[order] if order != "default" else None
     cells = np.full((n_squares, 4), -1, dtype=np.int64)
     for sq in range(n_squares):
-        four = letters[4 * sq: 4 * sq + 4]
+        four = letters[4 * sq : 4 * sq + 4]
         if four == EMPTY_LETTERS:
             continue
         for side, letter in enumerate(four):
@@ -194,7 +194,7 @@ def decode_pieces(digits: str, n_squares: int, n_tiles: int, width: int, source:
         )
     tiles = []
     for sq in range(n_squares):
-        number = int(digits[3 * sq: 3 * sq + 3])
+        number = int(digits[3 * sq : 3 * sq + 3])
         if number > n_tiles:
             raise InputError(
                 f"board_pieces: square {square_name(sq, width)} names tile {number}, but the puzzle has {n_tiles}",
@@ -314,12 +314,12 @@ def read(text: str, source: str, puzzle: Puzzle) -> Board:
     height = height if height is not None else size
     if (width is not None and width != puzzle.width) or (height is not None and height != puzzle.height):
         shown = f"{width if width is not None else '?'}x{height if height is not None else '?'}"
-        raise InputError(f"the link shows a {shown} board, but the puzzle is {puzzle.width}x{puzzle.height}", source, line)
+        raise InputError(
+            f"the link shows a {shown} board, but the puzzle is {puzzle.width}x{puzzle.height}", source, line
+        )
     order = params.get("motifs_order", "default") or "default"
     if order not in MOTIF_ORDERS:
-        raise InputError(
-            f"unknown motifs_order '{order[:20]}' (known: {', '.join(MOTIF_ORDERS[1:])})", source, line
-        )
+        raise InputError(f"unknown motifs_order '{order[:20]}' (known: {', '.join(MOTIF_ORDERS[1:])})", source, line)
     n = puzzle.n_squares
     cells = decode_letters(params["board_edges"], order, n, puzzle.width, source, line)
     tiles = None

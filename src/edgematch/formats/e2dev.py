@@ -112,11 +112,13 @@ def is_int(value) -> bool:
 def _int_field(data: dict, key: str, text: str, source: str, required: bool = True, low: int = 0) -> int | None:
     if key not in data:
         if required:
-            raise InputError(f"missing \"{key}\"", source)
+            raise InputError(f'missing "{key}"', source)
         return None
     value = data[key]
     if not is_int(value) or value < low:
-        raise InputError(f"\"{key}\" must be an integer >= {low}, not {json.dumps(value)[:30]}", source, key_line(text, key))
+        raise InputError(
+            f'"{key}" must be an integer >= {low}, not {json.dumps(value)[:30]}', source, key_line(text, key)
+        )
     return value
 
 
@@ -167,7 +169,9 @@ def read_puzzle(text: str, source: str) -> Puzzle:
     data = _object(text, source, "puzzle")
     pieces = data.get("pieces")
     if not isinstance(pieces, list) or not pieces:
-        raise InputError('"pieces" must be a non-empty list of [up, right, down, left]', source, key_line(text, "pieces"))
+        raise InputError(
+            '"pieces" must be a non-empty list of [up, right, down, left]', source, key_line(text, "pieces")
+        )
     tile_lines = element_lines(text, "pieces")
     for i, piece in enumerate(pieces):
         if not (isinstance(piece, list) and len(piece) == 4 and all(is_int(c) for c in piece)):
@@ -193,7 +197,7 @@ def read_puzzle(text: str, source: str) -> Puzzle:
     for i, h in enumerate(raw_hints):
         at = hint_lines[i] if i < len(hint_lines) else key_line(text, "hints")
         if not isinstance(h, dict) or not all(is_int(h.get(k)) for k in ("pos", "piece", "rot")):
-            raise InputError(f"hint {i} must be {{\"pos\": square, \"piece\": 0-based, \"rot\": 0..3}}", source, at)
+            raise InputError(f'hint {i} must be {{"pos": square, "piece": 0-based, "rot": 0..3}}', source, at)
         if not (0 <= h["rot"] <= 3) or h["pos"] < 0 or h["piece"] < 0:
             raise InputError(f"hint {i}: pos and piece must be >= 0 and rot 0..3", source, at)
         hints.append([h["pos"], h["piece"], h["rot"]])
@@ -223,12 +227,12 @@ def write_puzzle(puzzle: Puzzle) -> str:
     )
     return (
         "{\n"
-        f"  \"name\": {json.dumps(puzzle.name)},\n"
-        f"  \"width\": {puzzle.width},\n"
-        f"  \"height\": {puzzle.height},\n"
-        f"  \"numColors\": {max(puzzle.colours, default=0)},\n"
-        f"  \"pieces\": [\n{pieces}\n  ],\n"
-        f"  \"hints\": [{chr(10) + hints + chr(10) + '  ' if hints else ''}]\n"
+        f'  "name": {json.dumps(puzzle.name)},\n'
+        f'  "width": {puzzle.width},\n'
+        f'  "height": {puzzle.height},\n'
+        f'  "numColors": {max(puzzle.colours, default=0)},\n'
+        f'  "pieces": [\n{pieces}\n  ],\n'
+        f'  "hints": [{chr(10) + hints + chr(10) + "  " if hints else ""}]\n'
         "}\n"
     )
 
@@ -255,9 +259,7 @@ def fnv1a64(data: bytes) -> int:
 def board_codes(board: Board) -> list[int]:
     """The site's ``board``: piece * 4 + rotation in the site's orientation, -1 when empty."""
     turn = site_turn(board.puzzle)
-    return [
-        -1 if t == EMPTY else int(t) * 4 + (int(r) + turn) % 4 for t, r in zip(board.tiles, board.rotations)
-    ]
+    return [-1 if t == EMPTY else int(t) * 4 + (int(r) + turn) % 4 for t, r in zip(board.tiles, board.rotations)]
 
 
 def site_name(name: str) -> str:
@@ -282,22 +284,22 @@ def write_board(board: Board) -> str:
     url = f"{SITE}/viewer?puzzle={name}&{size}&board_edges={edges}&board_pieces={pieces}"
     score = board.score()
     rows = ",\n".join(
-        "    " + ", ".join(str(c) for c in codes[r * p.width: (r + 1) * p.width]) for r in range(p.height)
+        "    " + ", ".join(str(c) for c in codes[r * p.width : (r + 1) * p.width]) for r in range(p.height)
     )
     shape = f'  "size": {p.width},\n'
     if p.width != p.height:  # our extension: the site's boards are square
         shape += f'  "width": {p.width},\n  "height": {p.height},\n'
     return (
         "{\n"
-        f"  \"name\": {json.dumps(name)},\n"
+        f'  "name": {json.dumps(name)},\n'
         f"{shape}"
-        f"  \"score\": {score},\n"
-        f"  \"breaks\": {p.max_score - score},\n"
-        f"  \"board\": [\n{rows}\n  ],\n"
-        f"  \"board_hash\": {fnv1a64(np.array(codes, dtype='<i4').tobytes())},\n"
-        f"  \"board_edges\": \"{edges}\",\n"
-        f"  \"board_pieces\": \"{pieces}\",\n"
-        f"  \"url\": \"{url}\"\n"
+        f'  "score": {score},\n'
+        f'  "breaks": {p.max_score - score},\n'
+        f'  "board": [\n{rows}\n  ],\n'
+        f'  "board_hash": {fnv1a64(np.array(codes, dtype="<i4").tobytes())},\n'
+        f'  "board_edges": "{edges}",\n'
+        f'  "board_pieces": "{pieces}",\n'
+        f'  "url": "{url}"\n'
         "}\n"
     )
 

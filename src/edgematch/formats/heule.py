@@ -36,15 +36,20 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
     if n_hints < 0:
         raise InputError(f"the number of hints {n_hints} is negative", source, first.number)
     if n_hints > len(lines) - 1:
-        raise InputError(f"line {first.number} announces {n_hints} hint lines but the file ends after {len(lines) - 1} lines",
-                         source, _text.last_line_number(text))
-    hint_lines = lines[1:1 + n_hints]
-    tile_lines = lines[1 + n_hints:]
+        raise InputError(
+            f"line {first.number} announces {n_hints} hint lines but the file ends after {len(lines) - 1} lines",
+            source,
+            _text.last_line_number(text),
+        )
+    hint_lines = lines[1 : 1 + n_hints]
+    tile_lines = lines[1 + n_hints :]
     if not tile_lines:
         raise InputError("no pieces after the hint lines", source, _text.last_line_number(text))
     hint_values = [integers(line, source, 4, "hint value") for line in hint_lines]
     tiles = _text.read_tiles(tile_lines, source)
-    puzzle = _text.build_puzzle(tiles, None, None, source, tile_lines, tile_lines[-1].number, _text.default_name(source))
+    puzzle = _text.build_puzzle(
+        tiles, None, None, source, tile_lines, tile_lines[-1].number, _text.default_name(source)
+    )
     hints = []
     for line, (row, col, piece, rotation) in zip(hint_lines, hint_values):
         _text.check_hint_field(row, 1, puzzle.height, "row", source, line.number)
@@ -73,11 +78,13 @@ def sniff_puzzle(text: str) -> bool:
     return _text.header_then_rows(text, (1,), 4)
 
 
-PUZZLE_FORMAT = register_puzzle_format(PuzzleFormat(
-    name="heule",
-    description="Heule's SAT benchmark file: number of hints, hints 'row col piece rot', then pieces N E S W",
-    read=read_puzzle,
-    write=write_puzzle,
-    sniff=sniff_puzzle,
-    extensions=(".txt",),
-))
+PUZZLE_FORMAT = register_puzzle_format(
+    PuzzleFormat(
+        name="heule",
+        description="Heule's SAT benchmark file: number of hints, hints 'row col piece rot', then pieces N E S W",
+        read=read_puzzle,
+        write=write_puzzle,
+        sniff=sniff_puzzle,
+        extensions=(".txt",),
+    )
+)

@@ -49,8 +49,13 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
         _text.check_side(height, "number of rows", source, header.number)
         _text.check_side(width, "number of columns", source, header.number)
         tile_lines = lines[1:]
-        _text.check_tile_count(width * height, tile_lines, text, source,
-                               f"the board of {height} rows x {width} columns of line {header.number}")
+        _text.check_tile_count(
+            width * height,
+            tile_lines,
+            text,
+            source,
+            f"the board of {height} rows x {width} columns of line {header.number}",
+        )
     if not tile_lines:
         raise InputError("no pieces in the file", source, _text.last_line_number(text))
     tiles = _text.read_tiles(tile_lines, source, FILE_COLUMN_OF_SIDE)
@@ -61,7 +66,9 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
 def write_puzzle(puzzle: Puzzle) -> str:
     _text.no_hints(puzzle, "julia")
     if puzzle.tiles.size and int(puzzle.tiles.max()) > MAX_JULIA_COLOUR:
-        raise InputError(f"the julia format stores colours 0..{MAX_JULIA_COLOUR}; this puzzle uses {int(puzzle.tiles.max())}")
+        raise InputError(
+            f"the julia format stores colours 0..{MAX_JULIA_COLOUR}; this puzzle uses {int(puzzle.tiles.max())}"
+        )
     out = [f"{puzzle.height} {puzzle.width}"]
     out.extend(_text.tile_text(t[[2, 3, 0, 1]]) for t in puzzle.tiles)  # bottom left top right
     return _text.write_lines(out)
@@ -84,7 +91,9 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     for r, line in enumerate(rows):
         cells = line.text.split()
         if len(cells) != width:
-            raise InputError(f"a row needs {width} squares (the puzzle's columns), found {len(cells)}", source, line.number)
+            raise InputError(
+                f"a row needs {width} squares (the puzzle's columns), found {len(cells)}", source, line.number
+            )
         for c, cell in enumerate(cells):
             if cell == EMPTY_TOKEN:
                 continue
@@ -92,12 +101,17 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
             where = square_name(square, width)
             match = _CELL.match(cell)
             if not match:
-                raise InputError(f"square {where}: '{cell[:20]}' is not piece/rotation or {EMPTY_TOKEN}", source, line.number)
+                raise InputError(
+                    f"square {where}: '{cell[:20]}' is not piece/rotation or {EMPTY_TOKEN}", source, line.number
+                )
             piece = integer(match.group(1), source, line.number, f"square {where}: piece")
             rotation = integer(match.group(2), source, line.number, f"square {where}: rotation")
             if not 1 <= piece <= puzzle.n_tiles:
-                raise InputError(f"square {where}: piece {piece} does not exist (pieces are 1..{puzzle.n_tiles})",
-                                 source, line.number)
+                raise InputError(
+                    f"square {where}: piece {piece} does not exist (pieces are 1..{puzzle.n_tiles})",
+                    source,
+                    line.number,
+                )
             if rotation > 3:
                 raise InputError(f"square {where}: rotation {rotation} is not 0..3", source, line.number)
             tiles[square], rotations[square] = piece - 1, rotation
@@ -125,20 +139,24 @@ def sniff_board(text: str) -> bool:
     return all(tok == EMPTY_TOKEN or _CELL.match(tok) for row in rows for tok in row)
 
 
-PUZZLE_FORMAT = register_puzzle_format(PuzzleFormat(
-    name="julia",
-    description="Eternity2Puzzles.jl pieces file: optional 'rows cols', then lines 'bottom left top right'",
-    read=read_puzzle,
-    write=write_puzzle,
-    sniff=sniff_puzzle,
-    extensions=(".txt",),
-))
+PUZZLE_FORMAT = register_puzzle_format(
+    PuzzleFormat(
+        name="julia",
+        description="Eternity2Puzzles.jl pieces file: optional 'rows cols', then lines 'bottom left top right'",
+        read=read_puzzle,
+        write=write_puzzle,
+        sniff=sniff_puzzle,
+        extensions=(".txt",),
+    )
+)
 
-BOARD_FORMAT = register_board_format(BoardFormat(
-    name="et2",
-    description="Eternity2Puzzles.jl .et2 board: rows from the top of 'piece/rotation' (clockwise) or '---/-'",
-    read=read_board,
-    write=write_board,
-    sniff=sniff_board,
-    extensions=(".et2",),
-))
+BOARD_FORMAT = register_board_format(
+    BoardFormat(
+        name="et2",
+        description="Eternity2Puzzles.jl .et2 board: rows from the top of 'piece/rotation' (clockwise) or '---/-'",
+        read=read_board,
+        write=write_board,
+        sniff=sniff_board,
+        extensions=(".et2",),
+    )
+)

@@ -50,7 +50,9 @@ def integers(line: Line, source: str, count: int | None = None, what: str = "val
     return [integer(t, source, line.number, what) for t in tokens]
 
 
-def relocate(error: InputError, source: str, tile_lines: list[int] | None = None, hint_lines: list[int] | None = None) -> InputError:
+def relocate(
+    error: InputError, source: str, tile_lines: list[int] | None = None, hint_lines: list[int] | None = None
+) -> InputError:
     """Name the file and line of a model error that points at a tile or hint by index."""
     line = error.line
     if line is None and error.tile is not None and tile_lines and error.tile < len(tile_lines):

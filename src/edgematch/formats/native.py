@@ -60,7 +60,7 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
             if name_line is not None:
                 raise InputError(f"a second name line (the first is line {name_line.number})", source, line.number)
             name_line = line
-            name = line.text[len(first):].strip()
+            name = line.text[len(first) :].strip()
         elif key == "hint":
             hint_lines.append(line)
         elif key == BOARD_KEYWORD:
@@ -70,14 +70,17 @@ def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
         else:
             raise InputError(
                 f"'{first[:30]}' is neither a keyword (size, name, hint) nor a tile (four colours N E S W)",
-                source, line.number,
+                source,
+                line.number,
             )
     if not tile_lines:
         raise InputError("no tiles in the file", source, _text.last_line_number(text))
     tiles = _text.read_tiles(tile_lines, source)
     if size_line is not None:
         assert width is not None and height is not None  # read with the size line
-        _text.check_tile_count(width * height, tile_lines, text, source, f"the {width}x{height} board of line {size_line.number}")
+        _text.check_tile_count(
+            width * height, tile_lines, text, source, f"the {width}x{height} board of line {size_line.number}"
+        )
     fallback = size_line.number if size_line is not None else tile_lines[-1].number
     puzzle = _text.build_puzzle(tiles, width, height, source, tile_lines, fallback, name)
     hints = [_read_hint(line, puzzle, source) for line in hint_lines]
@@ -94,8 +97,9 @@ def _keyword_integers(line: Line, source: str, keyword: str, counts: tuple[int, 
 def _read_hint(line: Line, puzzle: Puzzle, source: str) -> Hint:
     toks = line.text.split()[1:]
     if len(toks) != 3:
-        raise InputError(f"expected 'hint SQUARE TILE ROTATION' (e.g. hint I8 139 2), found '{line.text[:60]}'",
-                         source, line.number)
+        raise InputError(
+            f"expected 'hint SQUARE TILE ROTATION' (e.g. hint I8 139 2), found '{line.text[:60]}'", source, line.number
+        )
     try:
         square = parse_square(toks[0], puzzle.width, puzzle.height)
     except InputError as err:
@@ -138,22 +142,28 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     width = integer(toks[1], source, header.number, "board width")
     height = integer(toks[2], source, header.number, "board height")
     if (width, height) != (puzzle.width, puzzle.height):
-        raise InputError(f"the board is {width}x{height} but the puzzle is {puzzle.width}x{puzzle.height}",
-                         source, header.number)
+        raise InputError(
+            f"the board is {width}x{height} but the puzzle is {puzzle.width}x{puzzle.height}", source, header.number
+        )
     rows = lines[1:]
     if len(rows) < height:
-        raise InputError(f"a {width}x{height} board needs {height} rows but the file ends after {len(rows)}",
-                         source, _text.last_line_number(text))
+        raise InputError(
+            f"a {width}x{height} board needs {height} rows but the file ends after {len(rows)}",
+            source,
+            _text.last_line_number(text),
+        )
     if len(rows) > height:
-        raise InputError(f"a {width}x{height} board has {height} rows; this line is one too many",
-                         source, rows[height].number)
+        raise InputError(
+            f"a {width}x{height} board has {height} rows; this line is one too many", source, rows[height].number
+        )
     tiles = np.full(width * height, EMPTY, dtype=np.int64)
     rotations = np.zeros(width * height, dtype=np.int64)
     for r, line in enumerate(rows):
         cells = line.text.split()
         if len(cells) != width:
-            raise InputError(f"a row of the {width}x{height} board needs {width} squares, found {len(cells)}",
-                             source, line.number)
+            raise InputError(
+                f"a row of the {width}x{height} board needs {width} squares, found {len(cells)}", source, line.number
+            )
         for c, cell in enumerate(cells):
             square = r * width + c
             if cell == ".":
@@ -199,20 +209,24 @@ def sniff_board(text: str) -> bool:
     return bool(rows) and rows[0][0].lower() == BOARD_KEYWORD
 
 
-PUZZLE_FORMAT = register_puzzle_format(PuzzleFormat(
-    name="edgematch",
-    description="edgematch plain text: 'size W H', optional 'name', 'hint SQUARE TILE ROT', tiles N E S W",
-    read=read_puzzle,
-    write=write_puzzle,
-    sniff=sniff_puzzle,
-    extensions=(".em", ".txt"),
-))
+PUZZLE_FORMAT = register_puzzle_format(
+    PuzzleFormat(
+        name="edgematch",
+        description="edgematch plain text: 'size W H', optional 'name', 'hint SQUARE TILE ROT', tiles N E S W",
+        read=read_puzzle,
+        write=write_puzzle,
+        sniff=sniff_puzzle,
+        extensions=(".em", ".txt"),
+    )
+)
 
-BOARD_FORMAT = register_board_format(BoardFormat(
-    name="edgematch",
-    description="edgematch board text: 'board W H', then rows of TILE/ROT (tile from 1) or '.'",
-    read=read_board,
-    write=write_board,
-    sniff=sniff_board,
-    extensions=(".emb", ".txt"),
-))
+BOARD_FORMAT = register_board_format(
+    BoardFormat(
+        name="edgematch",
+        description="edgematch board text: 'board W H', then rows of TILE/ROT (tile from 1) or '.'",
+        read=read_board,
+        write=write_board,
+        sniff=sniff_board,
+        extensions=(".emb", ".txt"),
+    )
+)

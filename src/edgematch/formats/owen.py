@@ -39,7 +39,9 @@ def _read_header(text: str, source: str, what: str):
 
 def read_puzzle(text: str, source: str = "<text>") -> Puzzle:
     header, width, height, tile_lines = _read_header(text, source, "an Owen puzzle")
-    _text.check_tile_count(width * height, tile_lines, text, source, f"the {width}x{height} board of line {header.number}")
+    _text.check_tile_count(
+        width * height, tile_lines, text, source, f"the {width}x{height} board of line {header.number}"
+    )
     tiles = _text.read_tiles(tile_lines, source)
     return _text.build_puzzle(tiles, width, height, source, tile_lines, header.number, _text.default_name(source))
 
@@ -56,8 +58,11 @@ def sniff_puzzle(text: str) -> bool:
 def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
     header, width, height, piece_lines = _read_header(text, source, "an Owen solution")
     if (width, height) != (puzzle.width, puzzle.height):
-        raise InputError(f"the solution is for a {width}x{height} board but the puzzle is {puzzle.width}x{puzzle.height}",
-                         source, header.number)
+        raise InputError(
+            f"the solution is for a {width}x{height} board but the puzzle is {puzzle.width}x{puzzle.height}",
+            source,
+            header.number,
+        )
     _text.check_tile_count(puzzle.n_tiles, piece_lines, text, source, f"a solution of the {width}x{height} puzzle")
     tiles = np.full(puzzle.n_squares, EMPTY, dtype=np.int64)
     rotations = np.zeros(puzzle.n_squares, dtype=np.int64)
@@ -72,8 +77,11 @@ def read_board(text: str, source: str, puzzle: Puzzle) -> Board:
             raise InputError(f"piece {piece + 1}: rotation {r} is not 0..3", source, line.number)
         square = (height - 1 - y) * width + x
         if square in holder:
-            raise InputError(f"pieces {holder[square] + 1} and {piece + 1} are both on {square_name(square, width)}",
-                             source, line.number)
+            raise InputError(
+                f"pieces {holder[square] + 1} and {piece + 1} are both on {square_name(square, width)}",
+                source,
+                line.number,
+            )
         holder[square] = piece
         tiles[square], rotations[square] = piece, r
     return Board(puzzle, tiles, rotations)
@@ -95,20 +103,24 @@ def sniff_board(text: str) -> bool:
     return _text.header_then_rows(text, (2,), 3)
 
 
-PUZZLE_FORMAT = register_puzzle_format(PuzzleFormat(
-    name="owen",
-    description="Brendan Owen's pieces file: 'W H', then W*H lines 'up right down left'",
-    read=read_puzzle,
-    write=write_puzzle,
-    sniff=sniff_puzzle,
-    extensions=(".txt",),
-))
+PUZZLE_FORMAT = register_puzzle_format(
+    PuzzleFormat(
+        name="owen",
+        description="Brendan Owen's pieces file: 'W H', then W*H lines 'up right down left'",
+        read=read_puzzle,
+        write=write_puzzle,
+        sniff=sniff_puzzle,
+        extensions=(".txt",),
+    )
+)
 
-BOARD_FORMAT = register_board_format(BoardFormat(
-    name="owen-solution",
-    description="Brendan Owen's solution file: 'W H', then per piece 'x y r' (x from left, y from bottom, r clockwise)",
-    read=read_board,
-    write=write_board,
-    sniff=sniff_board,
-    extensions=(".txt",),
-))
+BOARD_FORMAT = register_board_format(
+    BoardFormat(
+        name="owen-solution",
+        description="Brendan Owen's solution file: 'W H', then per piece 'x y r' (x from left, y from bottom, r clockwise)",
+        read=read_board,
+        write=write_board,
+        sniff=sniff_board,
+        extensions=(".txt",),
+    )
+)

@@ -18,7 +18,18 @@ from .state import LocalState
 from .tabu import LocalSearchResult, Progress, SearchState, TabuParams, TabuVLNS
 
 __all__ = [
-    "AssignmentMove", "LocalSearchResult", "LocalState", "Progress", "SearchState", "TabuParams", "TabuVLNS",
-    "assignment_move", "best_swap_move", "choose_holes", "complete_randomly", "hole_weights", "random_start",
+    "AssignmentMove",
+    "LocalSearchResult",
+    "LocalState",
+    "Progress",
+    "SearchState",
+    "TabuParams",
+    "TabuVLNS",
+    "assignment_move",
+    "best_swap_move",
+    "choose_holes",
+    "complete_randomly",
+    "hole_weights",
+    "random_start",
     "swap_rotate_move",
 ]

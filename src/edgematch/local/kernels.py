@@ -132,8 +132,12 @@ def assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weig
                 for step in range(4):
                     r = (start + step) & 3
                     if mask & (1 << r):
-                        w = ((rotated[p, r, 0] == n0) + (rotated[p, r, 1] == n1)
-                             + (rotated[p, r, 2] == n2) + (rotated[p, r, 3] == n3))
+                        w = (
+                            (rotated[p, r, 0] == n0)
+                            + (rotated[p, r, 1] == n1)
+                            + (rotated[p, r, 2] == n2)
+                            + (rotated[p, r, 3] == n3)
+                        )
                         if w > best:
                             best = w
                             best_r = r
@@ -142,8 +146,9 @@ def assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, weig
 
 
 @njit(cache=True)
-def weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k, weights,
-                                best_rot, offsets):
+def weighted_assignment_weights(
+    rotated, fit, outer_mask, pieces, squares, needs, side_weights, k, weights, best_rot, offsets
+):
     """As :func:`assignment_weights`, but a matched side of hole ``j`` counts
     ``side_weights[squares[j], s]`` instead of 1 (penalised joins, see the tabu kernel)."""
     for i in range(k):
@@ -293,8 +298,9 @@ def swap_gain(rotated, neighbours, fit, outer_mask, tile, rot, matched, a, b):
                 continue
             rot[a] = ra
             rot[b] = rb
-            w = (rotation_matches(rotated, neighbours, tile, rot, tb, ra, a)
-                 + rotation_matches(rotated, neighbours, tile, rot, ta, rb, b))
+            w = rotation_matches(rotated, neighbours, tile, rot, tb, ra, a) + rotation_matches(
+                rotated, neighbours, tile, rot, ta, rb, b
+            )
             if adjacent:
                 for s in range(4):
                     if neighbours[a, s] == b:

@@ -60,8 +60,9 @@ def _rng_state(rng: np.random.Generator | int | None) -> np.ndarray:
     return seed_state(seq)
 
 
-def choose_holes(state: LocalState, size: int, strategy: str = "random", rng=None,
-                 tabu: np.ndarray | None = None) -> np.ndarray:
+def choose_holes(
+    state: LocalState, size: int, strategy: str = "random", rng=None, tabu: np.ndarray | None = None
+) -> np.ndarray:
     """Up to ``size`` pairwise non-adjacent, non-hint squares chosen by ``strategy``.
 
     ``tabu`` is an optional boolean mask of squares not to choose (they are admitted only
@@ -74,11 +75,27 @@ def choose_holes(state: LocalState, size: int, strategy: str = "random", rng=Non
     t = state.tables
     n = state.puzzle.n_squares
     movable = state.movable_squares().astype(np.int64)
-    tabu_until = np.zeros(n, dtype=np.int64) if tabu is None else np.where(np.asarray(tabu, bool), 1, 0).astype(np.int64)
+    tabu_until = (
+        np.zeros(n, dtype=np.int64) if tabu is None else np.where(np.asarray(tabu, bool), 1, 0).astype(np.int64)
+    )
     squares = np.empty(n, dtype=np.int64)
-    k = select_holes(SELECTIONS[strategy], int(size), t.neighbours, t.parity, t.inner_sides, state.matched,
-                     movable, len(movable), tabu_until, 0, _rng_state(rng), np.empty(n, np.int64),
-                     np.empty(n, np.int64), np.zeros(n, np.int64), squares)
+    k = select_holes(
+        SELECTIONS[strategy],
+        int(size),
+        t.neighbours,
+        t.parity,
+        t.inner_sides,
+        state.matched,
+        movable,
+        len(movable),
+        tabu_until,
+        0,
+        _rng_state(rng),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.zeros(n, np.int64),
+        squares,
+    )
     return squares[:k].copy()
 
 
@@ -112,8 +129,9 @@ def hole_weights(state: LocalState, squares) -> tuple[np.ndarray, np.ndarray]:
     weights = np.empty((k, k), dtype=np.int64)
     rotations = np.empty((k, k), dtype=np.int64)
     pieces = state.tile[squares].copy()
-    assignment_weights(t.rotated, t.fit, t.outer_mask, pieces, squares, needs, k, weights, rotations,
-                       np.zeros(k, dtype=np.int64))
+    assignment_weights(
+        t.rotated, t.fit, t.outer_mask, pieces, squares, needs, k, weights, rotations, np.zeros(k, dtype=np.int64)
+    )
     return weights, rotations
 
 
@@ -138,11 +156,17 @@ def assignment_move(state: LocalState, squares, forbidden_arcs=None) -> Assignme
     destination[rows] = cols
     pieces = state.tile[squares].copy()
     t = state.tables
-    gain = place_assignment(t.rotated, t.neighbours, state.tile, state.rot, state.matched, squares, pieces, k,
-                            destination, rotations)
+    gain = place_assignment(
+        t.rotated, t.neighbours, state.tile, state.rot, state.matched, squares, pieces, k, destination, rotations
+    )
     state.score += int(gain)
-    return AssignmentMove(squares, destination, rotations[np.arange(k), destination], int(gain),
-                          int(weights[np.arange(k), destination].sum()))
+    return AssignmentMove(
+        squares,
+        destination,
+        rotations[np.arange(k), destination],
+        int(gain),
+        int(weights[np.arange(k), destination].sum()),
+    )
 
 
 def swap_rotate_move(state: LocalState, a: int, b: int, ra: int | None = None, rb: int | None = None) -> int:
@@ -162,8 +186,19 @@ def swap_rotate_move(state: LocalState, a: int, b: int, ra: int | None = None, r
     for tile_, q, r in ((new_a, a, ra), (new_b, b, rb)):
         if r is not None and not (t.fit[tile_, t.outer_mask[q]] >> r) & 1:
             raise InputError(f"rotation {r} does not fit the border of square {q}")
-    gain = swap_rotate(t.rotated, t.neighbours, t.fit, t.outer_mask, state.tile, state.rot, state.matched, a, b,
-                       -1 if ra is None else int(ra), -1 if rb is None else int(rb))
+    gain = swap_rotate(
+        t.rotated,
+        t.neighbours,
+        t.fit,
+        t.outer_mask,
+        state.tile,
+        state.rot,
+        state.matched,
+        a,
+        b,
+        -1 if ra is None else int(ra),
+        -1 if rb is None else int(rb),
+    )
     state.score += int(gain)
     return int(gain)
 
@@ -176,13 +211,25 @@ def best_swap_move(state: LocalState, a: int, apply: bool = True) -> tuple[int, 
     t = state.tables
     if t.fixed[a]:
         raise InputError("a hint square cannot take part in a move (hints never move)")
-    b, gain, ra, rb = best_swap_for(t.rotated, t.neighbours, t.fit, t.outer_mask, t.fixed, state.tile, state.rot,
-                                    state.matched, int(a))
+    b, gain, ra, rb = best_swap_for(
+        t.rotated, t.neighbours, t.fit, t.outer_mask, t.fixed, state.tile, state.rot, state.matched, int(a)
+    )
     if b < 0 or gain <= -1000:
         return -1, 0
     if apply:
-        done = swap_rotate(t.rotated, t.neighbours, t.fit, t.outer_mask, state.tile, state.rot, state.matched, int(a),
-                           int(b), int(ra), int(rb))
+        done = swap_rotate(
+            t.rotated,
+            t.neighbours,
+            t.fit,
+            t.outer_mask,
+            state.tile,
+            state.rot,
+            state.matched,
+            int(a),
+            int(b),
+            int(ra),
+            int(rb),
+        )
         state.score += int(done)
         if done != gain:
             raise RuntimeError(f"internal error: swap predicted {gain}, made {done}")

@@ -99,9 +99,31 @@ def _hint_joins(q, t, r, tile, rot, rotated, neighbours, is_hint):
 
 
 @njit(cache=True)
-def reduced_search(order, whites, cand_start, cand_tile, cand_rot, rotated, neighbours, fit, outer_mask, is_hint,
-                   white_index, tile, rot, used, opt, saved_opt, next_idx, hint_bound, state, best_tile, best_rot,
-                   target, node_limit):
+def reduced_search(
+    order,
+    whites,
+    cand_start,
+    cand_tile,
+    cand_rot,
+    rotated,
+    neighbours,
+    fit,
+    outer_mask,
+    is_hint,
+    white_index,
+    tile,
+    rot,
+    used,
+    opt,
+    saved_opt,
+    next_idx,
+    hint_bound,
+    state,
+    best_tile,
+    best_rot,
+    target,
+    node_limit,
+):
     """Resumable branch and bound over the black squares of ``order`` (see the module docstring)."""
     D = order.shape[0]
     n_tiles = used.shape[0]
@@ -199,8 +221,9 @@ def reduced_search(order, whites, cand_start, cand_tile, cand_rot, rotated, neig
             for s in range(4):
                 nb = neighbours[q, s]
                 if nb >= 0 and white_index[nb] >= 0:
-                    opt[white_index[nb]] = _optimistic(nb, tile, rot, used, rotated, neighbours, fit, outer_mask,
-                                                       n_tiles)
+                    opt[white_index[nb]] = _optimistic(
+                        nb, tile, rot, used, rotated, neighbours, fit, outer_mask, n_tiles
+                    )
             total_opt = 0
             for j in range(k):
                 total_opt += opt[j]
@@ -245,8 +268,14 @@ def _undo(depth, q, tile, rot, used, opt, saved_opt, neighbours, white_index, hi
     tile[q] = -1
 
 
-def reduced_exact(puzzle: Puzzle, colour: int = 0, target: int | None = None, time_limit: float | None = None,
-                  node_limit: int | None = None, seed: int | None = None) -> ReducedResult:
+def reduced_exact(
+    puzzle: Puzzle,
+    colour: int = 0,
+    target: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    seed: int | None = None,
+) -> ReducedResult:
     """Branch and bound over one checkerboard colour, the other filled by the assignment.
 
     ``colour``: 0 searches the squares with even row + column, 1 the others.  ``target``:
@@ -322,9 +351,31 @@ def reduced_exact(puzzle: Puzzle, colour: int = 0, target: int | None = None, ti
         if budget <= 0:
             stopped_by = "nodes"
             break
-        reduced_search(order, whites, cand_start, cand_tile, cand_rot, t.rotated, t.neighbours, t.fit, t.outer_mask,
-                       is_hint, white_index, tile, rot, used, opt, saved_opt, next_idx, hint_bound, state, best_tile,
-                       best_rot, goal, budget)
+        reduced_search(
+            order,
+            whites,
+            cand_start,
+            cand_tile,
+            cand_rot,
+            t.rotated,
+            t.neighbours,
+            t.fit,
+            t.outer_mask,
+            is_hint,
+            white_index,
+            tile,
+            rot,
+            used,
+            opt,
+            saved_opt,
+            next_idx,
+            hint_bound,
+            state,
+            best_tile,
+            best_rot,
+            goal,
+            budget,
+        )
         if state[DONE] == FINISHED:
             stopped_by = "target"
             break
@@ -337,13 +388,23 @@ def reduced_exact(puzzle: Puzzle, colour: int = 0, target: int | None = None, ti
     if state[BEST] >= 0:
         best_board = Board(puzzle, best_tile.astype(np.int32), best_rot.astype(np.int8))
         if best_board.score() != int(state[BEST]):
-            raise RuntimeError(f"internal error: reduced search scored {int(state[BEST])}, "
-                               f"the board scores {best_board.score()}")
-    return ReducedResult(int(state[BEST]), best_board, state[DONE] == EXHAUSTED, int(state[NODES]),
-                         int(state[LEAVES]), time.perf_counter() - started, stopped_by, colour)
+            raise RuntimeError(
+                f"internal error: reduced search scored {int(state[BEST])}, the board scores {best_board.score()}"
+            )
+    return ReducedResult(
+        int(state[BEST]),
+        best_board,
+        state[DONE] == EXHAUSTED,
+        int(state[NODES]),
+        int(state[LEAVES]),
+        time.perf_counter() - started,
+        stopped_by,
+        colour,
+    )
 
 
-def reduced_solve(puzzle: Puzzle, colour: int = 0, time_limit: float | None = None,
-                  node_limit: int | None = None) -> ReducedResult:
+def reduced_solve(
+    puzzle: Puzzle, colour: int = 0, time_limit: float | None = None, node_limit: int | None = None
+) -> ReducedResult:
     """The first solution (every join matched) found by the reduced method, if any."""
     return reduced_exact(puzzle, colour, puzzle.max_score, time_limit, node_limit)

@@ -60,9 +60,19 @@ class RelaxedStart:
     info: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"kind": "cp", "engine": self.engine, "relaxed": len(self.relaxed), "solved": self.solved,
-                "placed": self.placed, "cp_score": self.cp_score, "score": self.board.score(),
-                "seconds": round(self.seconds, 3), "status": self.status, "nodes": self.nodes, **self.info}
+        return {
+            "kind": "cp",
+            "engine": self.engine,
+            "relaxed": len(self.relaxed),
+            "solved": self.solved,
+            "placed": self.placed,
+            "cp_score": self.cp_score,
+            "score": self.board.score(),
+            "seconds": round(self.seconds, 3),
+            "status": self.status,
+            "nodes": self.nodes,
+            **self.info,
+        }
 
 
 def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
@@ -81,9 +91,17 @@ def choose_relaxed_squares(puzzle: Puzzle, count: int, rng) -> list[int]:
     return sorted(chosen)
 
 
-def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, rng=None, engine: str = "dfs",
-                     relaxed: list[int] | None = None, node_limit: int | None = None,
-                     restart_nodes: int | None = None, stop=None) -> RelaxedStart:
+def relaxed_cp_start(
+    puzzle: Puzzle,
+    relax: int = 0,
+    time_limit: float = 30.0,
+    rng=None,
+    engine: str = "dfs",
+    relaxed: list[int] | None = None,
+    node_limit: int | None = None,
+    restart_nodes: int | None = None,
+    stop=None,
+) -> RelaxedStart:
     """A complete start board from the relaxed problem (see the module docstring).
 
     ``stop``: an object with ``is_set()`` (an :class:`~edgematch.engines.base.StopFlag`),
@@ -104,8 +122,9 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, r
         board, solved, seconds, status, nodes = _solve_cpsat(puzzle, relaxed, time_limit, rng)
         restarts = 0
     else:
-        board, solved, seconds, status, nodes, restarts = _solve_dfs(puzzle, relaxed, time_limit, rng, node_limit,
-                                                                     restart_nodes, stop)
+        board, solved, seconds, status, nodes, restarts = _solve_dfs(
+            puzzle, relaxed, time_limit, rng, node_limit, restart_nodes, stop
+        )
     placed = board.n_placed
     cp_score = board.score()
     completed = complete_randomly(board, rng)
@@ -113,8 +132,9 @@ def relaxed_cp_start(puzzle: Puzzle, relax: int = 0, time_limit: float = 30.0, r
         state = LocalState.from_board(completed)
         assignment_move(state, relaxed)
         completed = state.to_board()
-    return RelaxedStart(completed, relaxed, solved, placed, cp_score, seconds, status, nodes, engine,
-                        {"restarts": restarts})
+    return RelaxedStart(
+        completed, relaxed, solved, placed, cp_score, seconds, status, nodes, engine, {"restarts": restarts}
+    )
 
 
 # --------------------------------------------------------------------------- depth-first search
@@ -162,13 +182,15 @@ def _index(puzzle: Puzzle, order: np.ndarray, rng):
     tiles_parts, rots_parts = [], []
     base = 0
     for d, q in enumerate(order):
-        placed_sides = [s for s in range(4)
-                        if t.neighbours[q, s] >= 0 and (t.fixed[t.neighbours[q, s]]
-                                                        or 0 <= position[t.neighbours[q, s]] < d)]
+        placed_sides = [
+            s
+            for s in range(4)
+            if t.neighbours[q, s] >= 0 and (t.fixed[t.neighbours[q, s]] or 0 <= position[t.neighbours[q, s]] < d)
+        ]
         keys = placed_sides[:2] if two_keys else placed_sides[:1]
         for i, side in enumerate(keys):
             key_sides[d, i] = side
-        for side in placed_sides[len(keys):]:
+        for side in placed_sides[len(keys) :]:
             extra_sides[d, side] = True
         tiles, rots = placements[int(t.outer_mask[q])]
         key = np.zeros(len(tiles), np.int64)
@@ -202,10 +224,28 @@ def shuffle_buckets(bucket_start, cand_tile, cand_rot, rng):
                 cand_rot[i], cand_rot[j] = cand_rot[j], cand_rot[i]
 
 
-
 @njit(cache=True)
-def relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense, rotated,
-                neighbours, tile, rot, used, next_idx, end_idx, state, deepest_tile, deepest_rot, node_limit):
+def relaxed_dfs(
+    order,
+    key_sides,
+    extra_sides,
+    bucket_start,
+    cand_tile,
+    cand_rot,
+    n_colours,
+    dense,
+    rotated,
+    neighbours,
+    tile,
+    rot,
+    used,
+    next_idx,
+    end_idx,
+    state,
+    deepest_tile,
+    deepest_rot,
+    node_limit,
+):
     """Depth-first search over the squares of ``order``; resumable (state in the arrays).
 
     ``next_idx[d] .. end_idx[d]``: the candidates still to try at depth ``d`` (the bucket
@@ -242,8 +282,20 @@ def relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot
                 next_idx[depth] = i
                 depth += 1
                 if depth < D:
-                    _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neighbours, tile, rot,
-                          next_idx, end_idx)
+                    _open(
+                        depth,
+                        order,
+                        key_sides,
+                        bucket_start,
+                        n_colours,
+                        dense,
+                        rotated,
+                        neighbours,
+                        tile,
+                        rot,
+                        next_idx,
+                        end_idx,
+                    )
                 nodes += 1
                 placed = True
                 break
@@ -282,8 +334,15 @@ def _open(depth, order, key_sides, bucket_start, n_colours, dense, rotated, neig
     end_idx[depth] = bucket_start[depth, key + 1]
 
 
-def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_limit: int | None,
-               restart_nodes: int | None = None, stop=None):
+def _solve_dfs(
+    puzzle: Puzzle,
+    relaxed: list[int],
+    time_limit: float,
+    rng,
+    node_limit: int | None,
+    restart_nodes: int | None = None,
+    stop=None,
+):
     t = build_tables(puzzle)
     relaxed_set = set(relaxed)
     order = np.array([q for q in range(puzzle.n_squares) if q not in relaxed_set and not t.fixed[q]], np.int64)
@@ -297,7 +356,9 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
     end_idx = np.zeros(len(order) + 1, np.int64)
     state = np.zeros(4, np.int64)
     if len(order):
-        _open(0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx, end_idx)
+        _open(
+            0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx, end_idx
+        )
     deepest_tile, deepest_rot = tile.copy(), rot.copy()
     hint_tile, hint_rot = tile.copy(), rot.copy()
     shuffle_rng = seed_state(np.random.SeedSequence(int(rng.integers(0, 2**63))))
@@ -312,8 +373,20 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
             used[tile[tile >= 0]] = True
             shuffle_buckets(bucket_start, cand_tile, cand_rot, shuffle_rng)
             state[DEPTH] = 0
-            _open(0, order, key_sides, bucket_start, n_colours, dense, t.rotated, t.neighbours, tile, rot, next_idx,
-                  end_idx)
+            _open(
+                0,
+                order,
+                key_sides,
+                bucket_start,
+                n_colours,
+                dense,
+                t.rotated,
+                t.neighbours,
+                tile,
+                rot,
+                next_idx,
+                end_idx,
+            )
             restarts += 1
             since_restart = 0
         budget = SLICE_NODES if node_limit is None else min(SLICE_NODES, node_limit - int(state[NODES]))
@@ -323,8 +396,27 @@ def _solve_dfs(puzzle: Puzzle, relaxed: list[int], time_limit: float, rng, node_
         if budget <= 0:
             status = "nodes"
             break
-        relaxed_dfs(order, key_sides, extra_sides, bucket_start, cand_tile, cand_rot, n_colours, dense, t.rotated,
-                    t.neighbours, tile, rot, used, next_idx, end_idx, state, deepest_tile, deepest_rot, budget)
+        relaxed_dfs(
+            order,
+            key_sides,
+            extra_sides,
+            bucket_start,
+            cand_tile,
+            cand_rot,
+            n_colours,
+            dense,
+            t.rotated,
+            t.neighbours,
+            tile,
+            rot,
+            used,
+            next_idx,
+            end_idx,
+            state,
+            deepest_tile,
+            deepest_rot,
+            budget,
+        )
         since_restart += int(state[NODES]) - before
         if state[DONE] == SOLVED:
             status = "solved"

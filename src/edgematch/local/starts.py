@@ -49,8 +49,10 @@ def complete_randomly(board: Board, rng=None) -> Board:
         holes = np.flatnonzero((result.tiles == EMPTY) & (kinds == kind))
         free = np.flatnonzero(~used & (tile_kinds == kind))
         if len(free) < len(holes):
-            raise InputError(f"cannot complete the board: {len(holes)} empty squares of kind {kind} "
-                             f"(first {square_name(int(holes[0]), puzzle.width)}) but {len(free)} unused tiles fit")
+            raise InputError(
+                f"cannot complete the board: {len(holes)} empty squares of kind {kind} "
+                f"(first {square_name(int(holes[0]), puzzle.width)}) but {len(free)} unused tiles fit"
+            )
         chosen = rng.permutation(free)[: len(holes)]
         for q, tile in zip(holes, chosen):
             fits = np.flatnonzero((t.fit[tile, t.outer_mask[q]] >> np.arange(4)) & 1)

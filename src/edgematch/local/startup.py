@@ -30,8 +30,14 @@ def default_schedule(puzzle: Puzzle) -> str:
     return "breaks:" + ",".join(str(b) for b in breaks)
 
 
-def backtrack_start(puzzle: Puzzle, time_limit: float = DEFAULT_START_SECONDS, seed: int | None = None,
-                    schedule: str | None = None, node_limit: int | None = None, stop=None) -> tuple[Board, dict]:
+def backtrack_start(
+    puzzle: Puzzle,
+    time_limit: float = DEFAULT_START_SECONDS,
+    seed: int | None = None,
+    schedule: str | None = None,
+    node_limit: int | None = None,
+    stop=None,
+) -> tuple[Board, dict]:
     """The best board of the backtracker's best-score search, completed at random.
 
     ``stop`` (a :class:`~edgematch.engines.base.StopFlag`) ends the search early; its best
@@ -42,22 +48,38 @@ def backtrack_start(puzzle: Puzzle, time_limit: float = DEFAULT_START_SECONDS, s
         raise InputError(f"the backtracking engine is not available ({exc})") from None
     schedule = schedule or default_schedule(puzzle)
     started = time.perf_counter()
-    solver = BacktrackSolver(order="rowscan", time_limit=time_limit, node_limit=node_limit, schedule=schedule,
-                             seed=seed)
+    solver = BacktrackSolver(
+        order="rowscan", time_limit=time_limit, node_limit=node_limit, schedule=schedule, seed=seed
+    )
     solver.stop = stop
     result = solver.best(puzzle)
     board = result.best_board if result.best_board is not None else Board.from_hints(puzzle)
-    info = {"kind": "backtrack", "schedule": schedule, "engine_score": int(board.score()),
-            "placed": int(board.n_placed), "nodes": int(result.nodes),
-            "seconds": round(time.perf_counter() - started, 3), "status": str(result.stopped_by or "exhausted")}
+    info = {
+        "kind": "backtrack",
+        "schedule": schedule,
+        "engine_score": int(board.score()),
+        "placed": int(board.n_placed),
+        "nodes": int(result.nodes),
+        "seconds": round(time.perf_counter() - started, 3),
+        "status": str(result.stopped_by or "exhausted"),
+    }
     completed = complete_randomly(board, np.random.default_rng(seed))
     info["score"] = completed.score()
     return completed, info
 
 
-def build_start(puzzle: Puzzle, kind: str, *, seed: int | None = None, relax: int | None = None,
-                time_limit: float | None = None, schedule: str | None = None, engine: str = "dfs",
-                node_limit: int | None = None, stop=None) -> tuple[Board, dict]:
+def build_start(
+    puzzle: Puzzle,
+    kind: str,
+    *,
+    seed: int | None = None,
+    relax: int | None = None,
+    time_limit: float | None = None,
+    schedule: str | None = None,
+    engine: str = "dfs",
+    node_limit: int | None = None,
+    stop=None,
+) -> tuple[Board, dict]:
     """(start board, facts about how it was made) for ``kind`` in :data:`START_KINDS`.
 
     The cp and backtrack starts search for ``time_limit`` seconds (default 30) and at most
@@ -77,24 +99,40 @@ def build_start(puzzle: Puzzle, kind: str, *, seed: int | None = None, relax: in
     if kind == "cp":
         from .relaxed import relaxed_cp_start
 
-        start = relaxed_cp_start(puzzle, DEFAULT_RELAX if relax is None else relax,
-                                 time_limit or DEFAULT_START_SECONDS, rng, engine=engine, node_limit=node_limit,
-                                 restart_nodes=DFS_RESTART_NODES, stop=stop)
+        start = relaxed_cp_start(
+            puzzle,
+            DEFAULT_RELAX if relax is None else relax,
+            time_limit or DEFAULT_START_SECONDS,
+            rng,
+            engine=engine,
+            node_limit=node_limit,
+            restart_nodes=DFS_RESTART_NODES,
+            stop=stop,
+        )
         return start.board, start.to_dict()
-    return backtrack_start(puzzle, time_limit or DEFAULT_START_SECONDS, int(rng.integers(0, 2**31 - 1)), schedule,
-                           node_limit, stop)
+    return backtrack_start(
+        puzzle, time_limit or DEFAULT_START_SECONDS, int(rng.integers(0, 2**31 - 1)), schedule, node_limit, stop
+    )
 
 
-def restart_builder(kind: str, seed: int | None, *, relax: int | None = None, time_limit: float | None = None,
-                    schedule: str | None = None, node_limit: int | None = None) -> Callable[[Puzzle, int], Board]:
+def restart_builder(
+    kind: str,
+    seed: int | None,
+    *,
+    relax: int | None = None,
+    time_limit: float | None = None,
+    schedule: str | None = None,
+    node_limit: int | None = None,
+) -> Callable[[Puzzle, int], Board]:
     """The ``restart`` callable of :meth:`TabuVLNS.optimize`: segment ``s`` of a run starts from
     ``build_start(kind)`` with a seed drawn from (seed, s), so a resumed run rebuilds the same
     boards."""
 
     def build(puzzle: Puzzle, segment: int) -> Board:
         derived = int(np.random.SeedSequence([0 if seed is None else int(seed), int(segment)]).generate_state(1)[0])
-        board, _ = build_start(puzzle, kind, seed=derived, relax=relax, time_limit=time_limit, schedule=schedule,
-                               node_limit=node_limit)
+        board, _ = build_start(
+            puzzle, kind, seed=derived, relax=relax, time_limit=time_limit, schedule=schedule, node_limit=node_limit
+        )
         return board
 
     return build

@@ -41,24 +41,30 @@ class LocalState:
         rot = board.rotations.astype(np.int64)
         empty = np.flatnonzero(tile == EMPTY)
         if len(empty):
-            raise InputError(f"local search needs a complete board; {len(empty)} squares are empty "
-                             f"(first {square_name(int(empty[0]), W)})")
+            raise InputError(
+                f"local search needs a complete board; {len(empty)} squares are empty "
+                f"(first {square_name(int(empty[0]), W)})"
+            )
         if len(np.unique(tile)) != len(tile):
             raise InputError("local search needs a board that uses every tile once")
         for h in puzzle.hints:
             if tile[h.square] != h.tile:
-                raise InputError(f"the board breaks the hint on {square_name(h.square, W)} "
-                                 f"(tile {h.tile + 1} must stand there)")
+                raise InputError(
+                    f"the board breaks the hint on {square_name(h.square, W)} (tile {h.tile + 1} must stand there)"
+                )
         fit = tables.fit[tile, tables.outer_mask]  # rotation bitmask per square
         for q in np.flatnonzero(fit == 0):
-            raise InputError(f"tile {int(tile[q]) + 1} on {square_name(int(q), W)} is not a tile of that square's "
-                             "kind (corner, edge or inner), which local search cannot repair")
+            raise InputError(
+                f"tile {int(tile[q]) + 1} on {square_name(int(q), W)} is not a tile of that square's "
+                "kind (corner, edge or inner), which local search cannot repair"
+            )
         wrong = np.flatnonzero(((fit >> rot) & 1) == 0)
         for q in wrong:  # border tile turned the wrong way: turn it so grey faces outside
             rot[q] = int(np.flatnonzero((fit[q] >> np.arange(4)) & 1)[0])
         for h in puzzle.hints:
             if rot[h.square] != h.rotation and not np.array_equal(
-                    tables.rotated[h.tile, rot[h.square]], tables.rotated[h.tile, h.rotation]):
+                tables.rotated[h.tile, rot[h.square]], tables.rotated[h.tile, h.rotation]
+            ):
                 rot[h.square] = h.rotation
         return cls(puzzle, tile, rot)
 

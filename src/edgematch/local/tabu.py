@@ -143,8 +143,16 @@ class TabuParams:
             low, high = getattr(self, name)
             if len(getattr(self, name)) != 2 or low < 0 or high < low:
                 raise InputError(f"{name} must be two bounds 0 <= min <= max, got {getattr(self, name)}")
-        for name in ("plateau_length", "diversify_moves", "intensify_after", "max_intensifications", "forced_moves",
-                     "penalty", "penalty_decay", "restart_after"):
+        for name in (
+            "plateau_length",
+            "diversify_moves",
+            "intensify_after",
+            "max_intensifications",
+            "forced_moves",
+            "penalty",
+            "penalty_decay",
+            "restart_after",
+        ):
             if getattr(self, name) < 0:
                 raise InputError(f"{name} must not be negative")
 
@@ -152,8 +160,16 @@ class TabuParams:
     def plain_lns(cls, set_size: int, selection: str = "random") -> TabuParams:
         """The bare large-neighbourhood move of the paper's Figure 3: no tabu lists, no
         diversification, no intensification."""
-        return cls(set_size=set_size, set_size_max=None, selection=selection, position_tenure=(0, 0),
-                   arc_tenure=(0, 0), plateau_length=0, diversify_moves=0, intensify_after=0)
+        return cls(
+            set_size=set_size,
+            set_size_max=None,
+            selection=selection,
+            position_tenure=(0, 0),
+            arc_tenure=(0, 0),
+            plateau_length=0,
+            diversify_moves=0,
+            intensify_after=0,
+        )
 
     def as_array(self, n_squares: int) -> np.ndarray:
         size_max = self.set_size if self.set_size_max is None else self.set_size_max
@@ -265,11 +281,20 @@ class SearchState:
         counters[K.SCORE] = counters[K.BEST] = counters[K.PLATEAU_REF] = counters[K.LOCAL] = start.score
         counters[K.RUN_BEST] = start.score
         return cls(
-            tile=start.tile.copy(), rot=start.rot.copy(), best_tile=start.tile.copy(), best_rot=start.rot.copy(),
-            tabu_pos=np.zeros(n, dtype=np.int64), tabu_arc=np.zeros(min(n * n, MAX_ARC_TABLE), dtype=np.int64),
-            rng=rng_words.astype(np.uint64), counters=counters, local_tile=start.tile.copy(),
-            local_rot=start.rot.copy(), side_weights=np.ones((n, 4), dtype=np.int64), segment_tile=start.tile.copy(),
-            segment_rot=start.rot.copy(), elapsed=0.0,
+            tile=start.tile.copy(),
+            rot=start.rot.copy(),
+            best_tile=start.tile.copy(),
+            best_rot=start.rot.copy(),
+            tabu_pos=np.zeros(n, dtype=np.int64),
+            tabu_arc=np.zeros(min(n * n, MAX_ARC_TABLE), dtype=np.int64),
+            rng=rng_words.astype(np.uint64),
+            counters=counters,
+            local_tile=start.tile.copy(),
+            local_rot=start.rot.copy(),
+            side_weights=np.ones((n, 4), dtype=np.int64),
+            segment_tile=start.tile.copy(),
+            segment_rot=start.rot.copy(),
+            elapsed=0.0,
             history=[(0.0, start.score)],
         )
 
@@ -329,9 +354,23 @@ class LocalSearchResult:
 
 
 def counter_dict(counters: np.ndarray) -> dict[str, int]:
-    names = ["moves", "score", "best", "plateau_ref", "last_progress", "plateaus", "intensifications",
-             "diversifications", "best_move", "changing_moves", "local_optimum", "penalty_bumps", "run_best",
-             "segment", "segment_start"]
+    names = [
+        "moves",
+        "score",
+        "best",
+        "plateau_ref",
+        "last_progress",
+        "plateaus",
+        "intensifications",
+        "diversifications",
+        "best_move",
+        "changing_moves",
+        "local_optimum",
+        "penalty_bumps",
+        "run_best",
+        "segment",
+        "segment_start",
+    ]
     return {name: int(counters[i]) for i, name in enumerate(names)}
 
 
@@ -352,8 +391,9 @@ class _Moves:
     here too, one per possible ``k``).
     """
 
-    def __init__(self, tables, movable: np.ndarray, params: np.ndarray, state: SearchState, matched: np.ndarray,
-                 solver: str):
+    def __init__(
+        self, tables, movable: np.ndarray, params: np.ndarray, state: SearchState, matched: np.ndarray, solver: str
+    ):
         n = tables.n_squares
         cap = max(int(params[K.P_SIZE_MAX]), 2)
         self.work = np.zeros((K.N_WORK_ROWS, n), dtype=np.int64)
@@ -366,12 +406,30 @@ class _Moves:
         self.assign = np.zeros(cap, dtype=np.int64)
         self.hungarian = np.zeros((5, cap + 1), dtype=np.int64)
         self.used = np.zeros(cap + 1, dtype=np.bool_)
-        self.views = [self.matrix[:k * k].reshape(k, k) for k in range(cap + 1)]
+        self.views = [self.matrix[: k * k].reshape(k, k) for k in range(cap + 1)]
         # the arguments every batch passes (the arrays are updated in place)
-        self.head = (tables.rotated, tables.neighbours, tables.outer_mask, tables.fit, tables.parity,
-                     tables.inner_sides, movable, state.tile, state.rot, matched, state.segment_tile,
-                     state.segment_rot, state.local_tile, state.local_rot, state.tabu_pos, state.tabu_arc, state.rng,
-                     state.counters, state.side_weights, params)
+        self.head = (
+            tables.rotated,
+            tables.neighbours,
+            tables.outer_mask,
+            tables.fit,
+            tables.parity,
+            tables.inner_sides,
+            movable,
+            state.tile,
+            state.rot,
+            matched,
+            state.segment_tile,
+            state.segment_rot,
+            state.local_tile,
+            state.local_rot,
+            state.tabu_pos,
+            state.tabu_arc,
+            state.rng,
+            state.counters,
+            state.side_weights,
+            params,
+        )
         self.tail = (self.work, self.needs, self.raw, self.best_r, self.matrix)
 
     def compiled_batch(self, end: int, target: int) -> int:
@@ -398,8 +456,9 @@ class TabuVLNS:
     are :class:`TabuParams` fields (``TabuVLNS(set_size=8)``).
     """
 
-    def __init__(self, params: TabuParams | None = None, *, seed: int | None = None, batch_seconds: float = 0.1,
-                 **overrides):
+    def __init__(
+        self, params: TabuParams | None = None, *, seed: int | None = None, batch_seconds: float = 0.1, **overrides
+    ):
         params = params or TabuParams()
         if overrides:
             unknown = set(overrides) - {f.name for f in fields(TabuParams)}
@@ -426,10 +485,20 @@ class TabuVLNS:
         return SearchState.fresh(local, seed_state(search_seq))
 
     # ------------------------------------------------------------------ the run
-    def optimize(self, puzzle: Puzzle, start_board: Board | None = None, *, time_limit: float | None = None,
-                 max_moves: int | None = None, target: int | None = None, callback: ProgressCallback | None = None,
-                 state: SearchState | None = None, restart: Callable[[Puzzle, int], Board] | None = None,
-                 limits: Limits | None = None, stop: StopFlag | None = None) -> LocalSearchResult:
+    def optimize(
+        self,
+        puzzle: Puzzle,
+        start_board: Board | None = None,
+        *,
+        time_limit: float | None = None,
+        max_moves: int | None = None,
+        target: int | None = None,
+        callback: ProgressCallback | None = None,
+        state: SearchState | None = None,
+        restart: Callable[[Puzzle, int], Board] | None = None,
+        limits: Limits | None = None,
+        stop: StopFlag | None = None,
+    ) -> LocalSearchResult:
         """Improve a board until an end condition; returns the best board found.
 
         ``time_limit`` (seconds of this call, or ``limits=Limits(time=...)``, the limits
@@ -513,9 +582,14 @@ class TabuVLNS:
                 stopped_by = str(stop.reason)
             if callback is not None:
                 progress = Progress(
-                    seconds=state.elapsed, moves=state.moves, score=state.score, best_score=state.best_score,
-                    max_score=puzzle.max_score, moves_per_second=(state.moves - moves_before) / spent if spent > 0 else 0.0,
-                    improved=improved, _search=running,
+                    seconds=state.elapsed,
+                    moves=state.moves,
+                    score=state.score,
+                    best_score=state.best_score,
+                    max_score=puzzle.max_score,
+                    moves_per_second=(state.moves - moves_before) / spent if spent > 0 else 0.0,
+                    improved=improved,
+                    _search=running,
                 )
                 if callback(progress) is False and stopped_by is None:
                     stopped_by = "callback"
@@ -530,10 +604,16 @@ class TabuVLNS:
         seconds = state.elapsed
         best_board = state.best_board(puzzle)
         return LocalSearchResult(
-            best_score=state.best_score, best_board=best_board, board=state.board(puzzle), score=state.score,
-            max_score=puzzle.max_score, seconds=seconds, moves=state.moves, stopped_by=stopped_by,
-            history=list(state.history), statistics=counter_dict(state.counters) | {"params": self.params.to_dict(),
-                                                                                     "seed": self.seed},
+            best_score=state.best_score,
+            best_board=best_board,
+            board=state.board(puzzle),
+            score=state.score,
+            max_score=puzzle.max_score,
+            seconds=seconds,
+            moves=state.moves,
+            stopped_by=stopped_by,
+            history=list(state.history),
+            statistics=counter_dict(state.counters) | {"params": self.params.to_dict(), "seed": self.seed},
             state=state,
         )
 
@@ -576,11 +656,27 @@ class TabuVLNS:
     @staticmethod
     def _check_state(puzzle: Puzzle, state: SearchState) -> None:
         n = puzzle.n_squares
-        shapes_ok = (all(getattr(state, name).shape == (n,) for name in (
-                         "tile", "rot", "best_tile", "best_rot", "local_tile", "local_rot", "segment_tile",
-                         "segment_rot", "tabu_pos"))
-                     and state.side_weights.shape == (n, 4) and state.counters.shape == (K.N_COUNTERS,)
-                     and state.rng.shape == (4,) and state.tabu_arc.ndim == 1 and len(state.tabu_arc) > 0)
+        shapes_ok = (
+            all(
+                getattr(state, name).shape == (n,)
+                for name in (
+                    "tile",
+                    "rot",
+                    "best_tile",
+                    "best_rot",
+                    "local_tile",
+                    "local_rot",
+                    "segment_tile",
+                    "segment_rot",
+                    "tabu_pos",
+                )
+            )
+            and state.side_weights.shape == (n, 4)
+            and state.counters.shape == (K.N_COUNTERS,)
+            and state.rng.shape == (4,)
+            and state.tabu_arc.ndim == 1
+            and len(state.tabu_arc) > 0
+        )
         if not shapes_ok:
             raise InputError("the saved search state does not belong to this puzzle")
         for arr in (state.tile, state.best_tile, state.local_tile, state.segment_tile):

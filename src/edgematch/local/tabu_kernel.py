@@ -52,14 +52,45 @@ from .rng import below, between, shuffle
 # counters (one int64 array, saved in checkpoints)
 # BEST, BEST_MOVE: best of the current segment (the whole run unless restarts are on);
 # RUN_BEST, SEGMENT, SEGMENT_START are kept by the Python driver (restarts).
-(MOVES, SCORE, BEST, PLATEAU_REF, LAST_PROGRESS, PLATEAUS, INTENSIFICATIONS, DIVERSIFICATIONS, BEST_MOVE, CHANGES,
- LOCAL, BUMPS, RUN_BEST, SEGMENT, SEGMENT_START) = range(15)
+(
+    MOVES,
+    SCORE,
+    BEST,
+    PLATEAU_REF,
+    LAST_PROGRESS,
+    PLATEAUS,
+    INTENSIFICATIONS,
+    DIVERSIFICATIONS,
+    BEST_MOVE,
+    CHANGES,
+    LOCAL,
+    BUMPS,
+    RUN_BEST,
+    SEGMENT,
+    SEGMENT_START,
+) = range(15)
 N_COUNTERS = 15
 
 # integer parameters (see TabuParams)
-(P_SIZE_MIN, P_SIZE_MAX, P_SELECTION, P_POS_MIN, P_POS_MAX, P_ARC_MIN, P_ARC_MAX, P_PLATEAU,
- P_DIV_MOVES, P_DIV_ROTATION, P_INTENSIFY, P_MAX_INTENSIFY, P_TIE_RANDOM, P_FORCE, P_ACCEPT_SLACK,
- P_PENALTY, P_PENALTY_DECAY) = range(17)
+(
+    P_SIZE_MIN,
+    P_SIZE_MAX,
+    P_SELECTION,
+    P_POS_MIN,
+    P_POS_MAX,
+    P_ARC_MIN,
+    P_ARC_MAX,
+    P_PLATEAU,
+    P_DIV_MOVES,
+    P_DIV_ROTATION,
+    P_INTENSIFY,
+    P_MAX_INTENSIFY,
+    P_TIE_RANDOM,
+    P_FORCE,
+    P_ACCEPT_SLACK,
+    P_PENALTY,
+    P_PENALTY_DECAY,
+) = range(17)
 N_PARAMS = 17
 
 SEL_RANDOM, SEL_VIOLATED, SEL_CHECKERBOARD = 0, 1, 2
@@ -79,8 +110,23 @@ def arc_slot(a, b, n, size):
 
 
 @njit(cache=True)
-def select_holes(selection, size, neighbours, parity, inner_sides, matched, movable, n_movable,
-                 tabu_pos, it, rng, order, scratch, mark, squares):
+def select_holes(
+    selection,
+    size,
+    neighbours,
+    parity,
+    inner_sides,
+    matched,
+    movable,
+    n_movable,
+    tabu_pos,
+    it,
+    rng,
+    order,
+    scratch,
+    mark,
+    squares,
+):
     """Choose up to ``size`` pairwise non-adjacent squares; returns how many were chosen.
 
     Tabu positions are skipped; only when fewer than two squares could be chosen that way
@@ -144,8 +190,7 @@ def select_holes(selection, size, neighbours, parity, inner_sides, matched, mova
 
 
 @njit(cache=True)
-def diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable, n_movable, moves,
-              rotation_mode, rng):
+def diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable, n_movable, moves, rotation_mode, rng):
     """``moves`` random swap-and-rotate moves between squares of the same kind; score change."""
     delta = 0
     if n_movable < 2:
@@ -225,9 +270,29 @@ N_WORK_ROWS = 6
 
 
 @njit(cache=True)
-def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
-                 tile, rot, matched, tabu_pos, tabu_arc, rng, counters, side_weights, params,
-                 work, needs, raw, best_r, matrix):
+def prepare_move(
+    rotated,
+    neighbours,
+    outer_mask,
+    fit,
+    parity,
+    inner_sides,
+    movable,
+    tile,
+    rot,
+    matched,
+    tabu_pos,
+    tabu_arc,
+    rng,
+    counters,
+    side_weights,
+    params,
+    work,
+    needs,
+    raw,
+    best_r,
+    matrix,
+):
     """Steps 1 and 2 of the next move: choose S and price every (piece, hole) pair.
 
     Returns ``k = |S|``.  When ``k >= 2`` the first ``k * k`` entries of ``matrix`` hold
@@ -246,8 +311,23 @@ def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, mova
     it = counters[MOVES]
     tie_random = params[P_TIE_RANDOM] != 0
     size = between(rng, params[P_SIZE_MIN], params[P_SIZE_MAX])
-    k = select_holes(params[P_SELECTION], size, neighbours, parity, inner_sides, matched, movable,
-                     movable.shape[0], tabu_pos, it, rng, work[W_ORDER], work[W_SCRATCH], work[W_MARK], squares)
+    k = select_holes(
+        params[P_SELECTION],
+        size,
+        neighbours,
+        parity,
+        inner_sides,
+        matched,
+        movable,
+        movable.shape[0],
+        tabu_pos,
+        it,
+        rng,
+        work[W_ORDER],
+        work[W_SCRATCH],
+        work[W_MARK],
+        squares,
+    )
     if k < 2:
         return k
     for j in range(k):
@@ -255,8 +335,9 @@ def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, mova
         offsets[j] = below(rng, 4) if tie_random else 0
     hole_needs(rotated, neighbours, tile, rot, squares, k, needs)
     if params[P_PENALTY] > 0:
-        weighted_assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, side_weights, k,
-                                    raw, best_r, offsets)
+        weighted_assignment_weights(
+            rotated, fit, outer_mask, pieces, squares, needs, side_weights, k, raw, best_r, offsets
+        )
     else:
         assignment_weights(rotated, fit, outer_mask, pieces, squares, needs, k, raw, best_r, offsets)
     noise_cap = SCALE // (k + 1)
@@ -279,9 +360,31 @@ def prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, mova
 
 
 @njit(cache=True)
-def apply_move(rotated, neighbours, outer_mask, fit, movable,
-               tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
-               side_weights, params, target, work, best_r, k, assign):
+def apply_move(
+    rotated,
+    neighbours,
+    outer_mask,
+    fit,
+    movable,
+    tile,
+    rot,
+    matched,
+    best_tile,
+    best_rot,
+    local_tile,
+    local_rot,
+    tabu_pos,
+    tabu_arc,
+    rng,
+    counters,
+    side_weights,
+    params,
+    target,
+    work,
+    best_r,
+    k,
+    assign,
+):
     """Steps 3 to 5 of the move prepared by :func:`prepare_move` (``k`` holes; piece ``i``
     goes to hole ``assign[i]``; ``k < 2``: no assignment, the move changes nothing).
 
@@ -300,13 +403,15 @@ def apply_move(rotated, neighbours, outer_mask, fit, movable,
             if j != i or best_r[i, j] != rot[squares[i]]:
                 changed = True
         if changed:
-            counters[SCORE] += place_assignment(rotated, neighbours, tile, rot, matched, squares, work[W_PIECES], k,
-                                                assign, best_r)
+            counters[SCORE] += place_assignment(
+                rotated, neighbours, tile, rot, matched, squares, work[W_PIECES], k, assign, best_r
+            )
         for i in range(k):
             j = assign[i]
             if j != i:
                 tabu_arc[arc_slot(squares[j], squares[i], n, arc_size)] = it + between(
-                    rng, params[P_ARC_MIN], params[P_ARC_MAX])
+                    rng, params[P_ARC_MIN], params[P_ARC_MAX]
+                )
         if params[P_POS_MAX] > 0:
             for j in range(k):
                 tabu_pos[squares[j]] = it + between(rng, params[P_POS_MIN], params[P_POS_MAX])
@@ -330,10 +435,23 @@ def apply_move(rotated, neighbours, outer_mask, fit, movable,
                 _copy_board(local_tile, local_rot, tile, rot)
                 counters[SCORE] = all_matches(rotated, neighbours, tile, rot, matched)
         if params[P_PENALTY] > 0:
-            bump_penalties(rotated, neighbours, tile, rot, side_weights, params[P_PENALTY], counters,
-                           params[P_PENALTY_DECAY])
-        counters[SCORE] += diversify(rotated, neighbours, fit, outer_mask, tile, rot, matched, movable,
-                                     movable.shape[0], params[P_DIV_MOVES], params[P_DIV_ROTATION], rng)
+            bump_penalties(
+                rotated, neighbours, tile, rot, side_weights, params[P_PENALTY], counters, params[P_PENALTY_DECAY]
+            )
+        counters[SCORE] += diversify(
+            rotated,
+            neighbours,
+            fit,
+            outer_mask,
+            tile,
+            rot,
+            matched,
+            movable,
+            movable.shape[0],
+            params[P_DIV_MOVES],
+            params[P_DIV_ROTATION],
+            rng,
+        )
         if counters[SCORE] > counters[BEST]:
             _save_best(tile, rot, best_tile, best_rot, counters)
         elif params[P_INTENSIFY] > 0 and counters[PLATEAUS] >= params[P_INTENSIFY]:
@@ -356,9 +474,38 @@ def apply_move(rotated, neighbours, outer_mask, fit, movable,
 
 
 @njit(cache=True)
-def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
-             tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
-             side_weights, params, max_moves, target, work, needs, raw, best_r, matrix, assign, hungarian, used):
+def tabu_run(
+    rotated,
+    neighbours,
+    outer_mask,
+    fit,
+    parity,
+    inner_sides,
+    movable,
+    tile,
+    rot,
+    matched,
+    best_tile,
+    best_rot,
+    local_tile,
+    local_rot,
+    tabu_pos,
+    tabu_arc,
+    rng,
+    counters,
+    side_weights,
+    params,
+    max_moves,
+    target,
+    work,
+    needs,
+    raw,
+    best_r,
+    matrix,
+    assign,
+    hungarian,
+    used,
+):
     """Run moves until ``counters[MOVES] == max_moves``, the target or the intensification
     limit, each solved by the compiled Hungarian method (``assignment="compiled"``).
 
@@ -366,23 +513,103 @@ def tabu_run(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
     :func:`prepare_move`), ``hungarian`` (5, |S|max + 1) and ``used`` those of the solver.
     """
     while counters[MOVES] < max_moves:
-        k = prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable, tile, rot, matched,
-                         tabu_pos, tabu_arc, rng, counters, side_weights, params, work, needs, raw, best_r, matrix)
+        k = prepare_move(
+            rotated,
+            neighbours,
+            outer_mask,
+            fit,
+            parity,
+            inner_sides,
+            movable,
+            tile,
+            rot,
+            matched,
+            tabu_pos,
+            tabu_arc,
+            rng,
+            counters,
+            side_weights,
+            params,
+            work,
+            needs,
+            raw,
+            best_r,
+            matrix,
+        )
         if k >= 2:
-            max_weight_assignment(matrix[:k * k].reshape((k, k)), k, assign, hungarian[0], hungarian[1],
-                                  hungarian[2], hungarian[3], hungarian[4], used)
-        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
-                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
-                          work, best_r, k, assign)
+            max_weight_assignment(
+                matrix[: k * k].reshape((k, k)),
+                k,
+                assign,
+                hungarian[0],
+                hungarian[1],
+                hungarian[2],
+                hungarian[3],
+                hungarian[4],
+                used,
+            )
+        code = apply_move(
+            rotated,
+            neighbours,
+            outer_mask,
+            fit,
+            movable,
+            tile,
+            rot,
+            matched,
+            best_tile,
+            best_rot,
+            local_tile,
+            local_rot,
+            tabu_pos,
+            tabu_arc,
+            rng,
+            counters,
+            side_weights,
+            params,
+            target,
+            work,
+            best_r,
+            k,
+            assign,
+        )
         if code != MOVE_DONE:
             return code
     return BATCH_DONE
 
 
 @njit(cache=True)
-def tabu_step(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable,
-              tile, rot, matched, best_tile, best_rot, local_tile, local_rot, tabu_pos, tabu_arc, rng, counters,
-              side_weights, params, max_moves, target, work, needs, raw, best_r, matrix, k, assign):
+def tabu_step(
+    rotated,
+    neighbours,
+    outer_mask,
+    fit,
+    parity,
+    inner_sides,
+    movable,
+    tile,
+    rot,
+    matched,
+    best_tile,
+    best_rot,
+    local_tile,
+    local_rot,
+    tabu_pos,
+    tabu_arc,
+    rng,
+    counters,
+    side_weights,
+    params,
+    max_moves,
+    target,
+    work,
+    needs,
+    raw,
+    best_r,
+    matrix,
+    k,
+    assign,
+):
     """One compiled call per move of the ``assignment="scipy"`` mode: finish the pending
     move (``k`` holes, solved by SciPy into ``assign``; ``k < 0``: none pending), then
     prepare the next one unless the batch ends.
@@ -394,20 +621,84 @@ def tabu_step(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable
     checkpoint saves) is the same as in the compiled mode.
     """
     if k >= 0:
-        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
-                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
-                          work, best_r, k, assign)
+        code = apply_move(
+            rotated,
+            neighbours,
+            outer_mask,
+            fit,
+            movable,
+            tile,
+            rot,
+            matched,
+            best_tile,
+            best_rot,
+            local_tile,
+            local_rot,
+            tabu_pos,
+            tabu_arc,
+            rng,
+            counters,
+            side_weights,
+            params,
+            target,
+            work,
+            best_r,
+            k,
+            assign,
+        )
         if code != MOVE_DONE:
             return code, -1
     while counters[MOVES] < max_moves:
-        k = prepare_move(rotated, neighbours, outer_mask, fit, parity, inner_sides, movable, tile, rot, matched,
-                         tabu_pos, tabu_arc, rng, counters, side_weights, params, work, needs, raw, best_r, matrix)
+        k = prepare_move(
+            rotated,
+            neighbours,
+            outer_mask,
+            fit,
+            parity,
+            inner_sides,
+            movable,
+            tile,
+            rot,
+            matched,
+            tabu_pos,
+            tabu_arc,
+            rng,
+            counters,
+            side_weights,
+            params,
+            work,
+            needs,
+            raw,
+            best_r,
+            matrix,
+        )
         if k >= 2:
             return MOVE_PENDING, k
-        code = apply_move(rotated, neighbours, outer_mask, fit, movable, tile, rot, matched, best_tile, best_rot,
-                          local_tile, local_rot, tabu_pos, tabu_arc, rng, counters, side_weights, params, target,
-                          work, best_r, k, assign)
+        code = apply_move(
+            rotated,
+            neighbours,
+            outer_mask,
+            fit,
+            movable,
+            tile,
+            rot,
+            matched,
+            best_tile,
+            best_rot,
+            local_tile,
+            local_rot,
+            tabu_pos,
+            tabu_arc,
+            rng,
+            counters,
+            side_weights,
+            params,
+            target,
+            work,
+            best_r,
+            k,
+            assign,
+        )
         if code != MOVE_DONE:
             return code, -1
     return BATCH_DONE, -1
-

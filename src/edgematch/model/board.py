@@ -209,7 +209,9 @@ class Board:
             for s in range(4):
                 colour = int(e[sq, s])
                 if outer[s] and colour != T.GREY:
-                    reasons.append(f"{name(sq)}: side {T.SIDE_NAMES[s]} faces the outside but shows colour {colour}, not grey")
+                    reasons.append(
+                        f"{name(sq)}: side {T.SIDE_NAMES[s]} faces the outside but shows colour {colour}, not grey"
+                    )
                 elif not outer[s] and colour == T.GREY:
                     reasons.append(f"{name(sq)}: side {T.SIDE_NAMES[s]} shows grey inside the board")
 
@@ -227,7 +229,9 @@ class Board:
                 shown = "empty" if tile == EMPTY else f"tile {tile + 1}"
                 reasons.append(f"hint broken: {name(h.square)} must hold tile {h.tile + 1}, holds {shown}")
             elif not np.array_equal(T.rotate(p.tiles[tile], rot), T.rotate(p.tiles[tile], h.rotation)):
-                reasons.append(f"hint broken: tile {h.tile + 1} on {name(h.square)} must have rotation {h.rotation}, has {rot}")
+                reasons.append(
+                    f"hint broken: tile {h.tile + 1} on {name(h.square)} must have rotation {h.rotation}, has {rot}"
+                )
         return Verification(reasons)
 
     # ------------------------------------------------------------------ comparison

@@ -42,6 +42,7 @@ DEFAULT_CORNER = {"e2path": "BL"}
 # ---------------------------------------------------------------------------- generators
 # Each returns (row, col) pairs in the top-left frame of a width x height board.
 
+
 def _rowscan(width: int, height: int) -> list[tuple[int, int]]:
     return [(r, c) for r in range(height) for c in range(width)]
 

@@ -139,13 +139,18 @@ class Puzzle:
                 raise InputError(f"hint square {hint.square} is off the {self.width}x{self.height} board", hint=index)
             where = square_name(hint.square, self.width)
             if not 0 <= hint.tile < len(self.tiles):
-                raise InputError(f"hint on {where} names tile {hint.tile + 1}, but there are {len(self.tiles)} tiles", hint=index)
+                raise InputError(
+                    f"hint on {where} names tile {hint.tile + 1}, but there are {len(self.tiles)} tiles", hint=index
+                )
             if not 0 <= hint.rotation < 4:
                 raise InputError(f"hint on {where} has rotation {hint.rotation} (must be 0..3)", hint=index)
             if hint.square in squares:
                 raise InputError(f"two hints on square {where}", hint=index)
             if hint.tile in used:
-                raise InputError(f"tile {hint.tile + 1} is hinted twice ({square_name(used[hint.tile], self.width)} and {where})", hint=index)
+                raise InputError(
+                    f"tile {hint.tile + 1} is hinted twice ({square_name(used[hint.tile], self.width)} and {where})",
+                    hint=index,
+                )
             if not T.fits_border(self.tiles[hint.tile], hint.rotation, hint.square, self.width, self.height):
                 shown = " ".join(str(int(c)) for c in T.rotate(self.tiles[hint.tile], hint.rotation))
                 raise InputError(
@@ -274,7 +279,12 @@ class Puzzle:
             "inner_colours": self.inner_colours,
             "colour_histogram": {str(k): v for k, v in self.colour_histogram.items()},
             "hints": [
-                {"square": square_name(h.square, self.width), "index": h.square, "tile": h.tile + 1, "rotation": h.rotation}
+                {
+                    "square": square_name(h.square, self.width),
+                    "index": h.square,
+                    "tile": h.tile + 1,
+                    "rotation": h.rotation,
+                }
                 for h in self.hints
             ],
             "symmetric_tiles": [i + 1 for i in self.symmetric_tiles],

@@ -35,8 +35,9 @@ import numpy as np
 from ..errors import InputError
 
 
-def schedule_array(spec, n_squares: int, *, max_score: int | None = None, what: str = "schedule",
-                   non_decreasing: bool = True) -> np.ndarray:
+def schedule_array(
+    spec, n_squares: int, *, max_score: int | None = None, what: str = "schedule", non_decreasing: bool = True
+) -> np.ndarray:
     """Values for ``0 .. n_squares`` tiles on the board (index = tiles placed)."""
     if spec is None:
         return np.zeros(n_squares + 1, dtype=np.int32)
@@ -128,8 +129,10 @@ def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> 
 
 
 def _looks_like_spec(text: str) -> bool:
-    return bool(re.fullmatch(r"\d+", text)) or bool(re.match(r"(breaks|julia|list):", text, re.I)) or bool(
-        re.fullmatch(r"(\d+:\d+[\s,;]*)+", text)
+    return (
+        bool(re.fullmatch(r"\d+", text))
+        or bool(re.match(r"(breaks|julia|list):", text, re.I))
+        or bool(re.fullmatch(r"(\d+:\d+[\s,;]*)+", text))
     )
 
 
@@ -163,6 +166,5 @@ def julia_priority_schedule(target: int, n_squares: int, required: int) -> np.nd
     for n in range(1, n_squares // 2 + 1):
         bound = (required + 300) / (1 + math.exp(-0.02 * (n + 22))) - 280
         values[n] = math.floor(min(max(bound, 0), required))
-    values[n_squares // 2 + 1:] = values[n_squares // 2]
+    values[n_squares // 2 + 1 :] = values[n_squares // 2]
     return np.maximum.accumulate(values)
-

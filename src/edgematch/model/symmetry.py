@@ -25,9 +25,12 @@ def symmetry_variants(puzzle: Puzzle) -> list[Puzzle]:
     corner_tile = int(np.flatnonzero(puzzle.kinds == T.CORNER)[0])
     width, height = puzzle.width, puzzle.height
     squares = [0] if width == height else [0, width - 1]
-    return [puzzle.with_hints([Hint(square, corner_tile,
-                                    T.border_rotations(puzzle.tiles[corner_tile], square, width, height)[0])])
-            for square in squares]
+    return [
+        puzzle.with_hints(
+            [Hint(square, corner_tile, T.border_rotations(puzzle.tiles[corner_tile], square, width, height)[0])]
+        )
+        for square in squares
+    ]
 
 
 def divides_raw_count_by(puzzle: Puzzle) -> int:

@@ -88,10 +88,7 @@ def tile_triangles(x: float, y: float, cell: float, edges, palette: Palette) -> 
     tl, tr, br, bl = (x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)
     centre = (x + cell / 2, y + cell / 2)
     corners = ((tl, tr), (tr, br), (br, bl), (bl, tl))
-    return [
-        Polygon((a, b, centre), palette[int(colour)], OUTLINE, 1.0)
-        for (a, b), colour in zip(corners, edges)
-    ]
+    return [Polygon((a, b, centre), palette[int(colour)], OUTLINE, 1.0) for (a, b), colour in zip(corners, edges)]
 
 
 def _number(x: float, y: float, cell: float, value: int) -> Text:

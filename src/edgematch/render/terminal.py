@@ -64,7 +64,11 @@ def triangle_map(size: int) -> list[list[int]]:
                 row.append(ties[0])
             else:  # on a diagonal: go round clockwise (N-W -> N, N-E -> E, ...)
                 pair = set(ties[:2])
-                row.append({frozenset({0, 3}): 0, frozenset({0, 1}): 1, frozenset({1, 2}): 2, frozenset({2, 3}): 3}[frozenset(pair)])
+                row.append(
+                    {frozenset({0, 3}): 0, frozenset({0, 1}): 1, frozenset({1, 2}): 2, frozenset({2, 3}): 3}[
+                        frozenset(pair)
+                    ]
+                )
         sides.append(row)
     return sides
 
@@ -168,7 +172,9 @@ def board_canvas(board: Board, numbers: bool, names: bool, marks: bool, cell: in
             label = str(int(board.tiles[square]) + 1)
             if len(label) <= size:
                 x0, y0 = origin(int(square))
-                canvas.put_text(y0 // 2 + _number_row(size), x0 + (size - len(label)) // 2, label, int(square) in hinted)
+                canvas.put_text(
+                    y0 // 2 + _number_row(size), x0 + (size - len(label)) // 2, label, int(square) in hinted
+                )
     if names:
         for col in range(width):
             label = str(col + 1)
@@ -216,9 +222,7 @@ class Picture:
             run: list[str] = []
             style: Style | None = None
             for cell in row:
-                cell_style = Style(
-                    color=_rgb(cell.fg), bgcolor=_rgb(cell.bg), bold=cell.bold or None
-                )
+                cell_style = Style(color=_rgb(cell.fg), bgcolor=_rgb(cell.bg), bold=cell.bold or None)
                 if style is not None and cell_style != style:
                     yield Segment("".join(run), style)
                     run = []
@@ -229,7 +233,9 @@ class Picture:
             yield Segment.line()
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        width = self.canvas.width if console.color_system is not None else max(map(len, self.plain.splitlines()), default=0)
+        width = (
+            self.canvas.width if console.color_system is not None else max(map(len, self.plain.splitlines()), default=0)
+        )
         return Measurement(width, width)
 
 

@@ -127,8 +127,12 @@ def _parse_value(name: str, text: str) -> Any:
         raise InputError(f"'{name}={text}': not a valid value") from None
 
 
-def tabu_params(values: Mapping[str, Any] | TabuParams | None = None, *, puzzle: Puzzle | None = None,
-                names: Mapping[str, str] | None = None) -> TabuParams:
+def tabu_params(
+    values: Mapping[str, Any] | TabuParams | None = None,
+    *,
+    puzzle: Puzzle | None = None,
+    names: Mapping[str, str] | None = None,
+) -> TabuParams:
     """:class:`TabuParams` from keywords (the defaults for those not given).
 
     ``set_size`` given without ``set_size_max`` means a fixed |S|.  With ``puzzle``, a given
@@ -156,8 +160,10 @@ def tabu_params(values: Mapping[str, Any] | TabuParams | None = None, *, puzzle:
         for name in ("set_size", "set_size_max"):
             given = values.get(name)
             if given is not None and given > most:
-                raise InputError(f"{_name(names, name)}: {given} holes cannot be pairwise non-adjacent on a "
-                                 f"{puzzle.width}x{puzzle.height} board (at most {most})")
+                raise InputError(
+                    f"{_name(names, name)}: {given} holes cannot be pairwise non-adjacent on a "
+                    f"{puzzle.width}x{puzzle.height} board (at most {most})"
+                )
     return params
 
 
@@ -165,8 +171,12 @@ def _blame(err: InputError, values: Mapping[str, Any], names: Mapping[str, str] 
     """``err`` led by the name of the given parameter it is about (the one it names first)."""
     import re
 
-    found = [(m.start(), name) for name in values
-             for m in [re.search(rf"\b{re.escape(name)}\b", err.message)] if m is not None]
+    found = [
+        (m.start(), name)
+        for name in values
+        for m in [re.search(rf"\b{re.escape(name)}\b", err.message)]
+        if m is not None
+    ]
     if not found:
         return err
     name = min(found)[1]
@@ -212,8 +222,9 @@ def _time_limit(time_limit, limits: Limits | None, names) -> float | None:
     except InputError as err:
         raise InputError(f"{_name(names, 'time_limit')}: {err.message}") from None
     if merged.nodes is not None or merged.solutions is not None:
-        raise InputError("the tabu search counts moves, not nodes or solutions: give moves= instead of a node "
-                         "or solution limit")
+        raise InputError(
+            "the tabu search counts moves, not nodes or solutions: give moves= instead of a node or solution limit"
+        )
     return _seconds(merged.time, "time_limit", names)
 
 
@@ -259,22 +270,38 @@ class RunPlan:
         """How later segments build their start (recorded, so that a resumed run rebuilds the
         same boards): the first start's method (random after a given board) with a third of
         its time and nodes."""
-        spec: dict[str, Any] = {"kind": "random" if self.start_board is not None else self.start_method,
-                                "relax": self.relax, "time_limit": max(MIN_START_SECONDS, self.start_seconds
-                                                                       * RESTART_SHARE),
-                                "schedule": self.schedule}
+        spec: dict[str, Any] = {
+            "kind": "random" if self.start_board is not None else self.start_method,
+            "relax": self.relax,
+            "time_limit": max(MIN_START_SECONDS, self.start_seconds * RESTART_SHARE),
+            "schedule": self.schedule,
+        }
         if self.start_nodes is not None:
             spec["node_limit"] = max(1, int(self.start_nodes * RESTART_SHARE))
         return spec
 
 
-def plan_run(puzzle: Puzzle, *, time_limit: float | None = None, limits: Limits | None = None,
-             moves: int | None = None, target: int | None = None, start: Board | str | os.PathLike | None = None,
-             start_format: str | None = None, start_method: str | None = None, start_seconds: float | None = None,
-             relax: int | None = None, schedule: str | None = None, seed: int | None = None,
-             params: Mapping[str, Any] | TabuParams | None = None, db: str | os.PathLike | None = None,
-             store: bool = True, checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
-             names: Mapping[str, str] | None = None) -> RunPlan:
+def plan_run(
+    puzzle: Puzzle,
+    *,
+    time_limit: float | None = None,
+    limits: Limits | None = None,
+    moves: int | None = None,
+    target: int | None = None,
+    start: Board | str | os.PathLike | None = None,
+    start_format: str | None = None,
+    start_method: str | None = None,
+    start_seconds: float | None = None,
+    relax: int | None = None,
+    schedule: str | None = None,
+    seed: int | None = None,
+    params: Mapping[str, Any] | TabuParams | None = None,
+    db: str | os.PathLike | None = None,
+    store: bool = True,
+    checkpoint_every: float = CHECKPOINT_EVERY,
+    history_every: float = HISTORY_EVERY,
+    names: Mapping[str, str] | None = None,
+) -> RunPlan:
     """Check a run's inputs against ``puzzle`` and fill in the defaults (see the module
     docstring); raises :class:`InputError` with one line naming the parameter at fault.
 
@@ -294,8 +321,9 @@ def plan_run(puzzle: Puzzle, *, time_limit: float | None = None, limits: Limits 
     if start_method is None:
         start_method = DEFAULT_START_METHOD
     if start_method not in START_METHODS:
-        raise InputError(f"{_name(names, 'start_method')}: unknown start method '{start_method}' "
-                         f"(known: {', '.join(START_METHODS)})")
+        raise InputError(
+            f"{_name(names, 'start_method')}: unknown start method '{start_method}' (known: {', '.join(START_METHODS)})"
+        )
     start_seconds = _seconds(start_seconds, "start_seconds", names)
     start_nodes = None
     if start_seconds is None:
@@ -304,14 +332,15 @@ def plan_run(puzzle: Puzzle, *, time_limit: float | None = None, limits: Limits 
     relax = _whole(relax, "relax", names, 0)
     most = max_independent_squares(puzzle)
     if relax is not None and relax > most:
-        raise InputError(f"{_name(names, 'relax')}: {relax} squares cannot be relaxed: they must be pairwise "
-                         f"non-adjacent, at most {most} on a {puzzle.width}x{puzzle.height} board")
+        raise InputError(
+            f"{_name(names, 'relax')}: {relax} squares cannot be relaxed: they must be pairwise "
+            f"non-adjacent, at most {most} on a {puzzle.width}x{puzzle.height} board"
+        )
     used_by = "a start board" if start is not None else f"the {start_method} start method"
     if relax is not None and (start is not None or start_method != "cp"):
         raise InputError(f"{_name(names, 'relax')} belongs to the cp start method; {used_by} does not use it")
     if schedule is not None and (start is not None or start_method != "backtrack"):
-        raise InputError(f"{_name(names, 'schedule')} belongs to the backtrack start method; "
-                         f"{used_by} does not use it")
+        raise InputError(f"{_name(names, 'schedule')} belongs to the backtrack start method; {used_by} does not use it")
     seed = _whole(seed, "seed", names, 0, MAX_SEED)
     tabu = tabu_params(params, puzzle=puzzle, names=names)
     checkpoint_every = _seconds(checkpoint_every, "checkpoint_every", names) or CHECKPOINT_EVERY
@@ -330,11 +359,25 @@ def plan_run(puzzle: Puzzle, *, time_limit: float | None = None, limits: Limits 
         from ..loading import load_board
 
         start_board, start_name = load_board(puzzle, start, start_format), str(start)
-    return RunPlan(puzzle=puzzle, params=tabu, seed=fresh_seed() if seed is None else seed, time_limit=time_limit,
-                   moves=moves, target=target, start_board=start_board, start_name=start_name,
-                   start_method=start_method, start_seconds=start_seconds, start_nodes=start_nodes, relax=relax,
-                   schedule=schedule, db=None if db is None else os.fspath(db), store=store,
-                   checkpoint_every=checkpoint_every, history_every=history_every)
+    return RunPlan(
+        puzzle=puzzle,
+        params=tabu,
+        seed=fresh_seed() if seed is None else seed,
+        time_limit=time_limit,
+        moves=moves,
+        target=target,
+        start_board=start_board,
+        start_name=start_name,
+        start_method=start_method,
+        start_seconds=start_seconds,
+        start_nodes=start_nodes,
+        relax=relax,
+        schedule=schedule,
+        db=None if db is None else os.fspath(db),
+        store=store,
+        checkpoint_every=checkpoint_every,
+        history_every=history_every,
+    )
 
 
 # --------------------------------------------------------------------------- the result
@@ -391,8 +434,16 @@ class OptimizeResult:
         }
 
 
-def _result(puzzle: Puzzle, search: LocalSearchResult, best_board: Board, status: str, start: dict | None,
-            run_id: int | None, stop: StopFlag, seed: int | None) -> OptimizeResult:
+def _result(
+    puzzle: Puzzle,
+    search: LocalSearchResult,
+    best_board: Board,
+    status: str,
+    start: dict | None,
+    run_id: int | None,
+    stop: StopFlag,
+    seed: int | None,
+) -> OptimizeResult:
     score = best_board.score()  # the model re-scores what we report
     start_seconds = float((start or {}).get("seconds", 0.0) or 0.0)
     stopped_by = search.stopped_by
@@ -400,10 +451,24 @@ def _result(puzzle: Puzzle, search: LocalSearchResult, best_board: Board, status
         stopped_by = str(stop.reason)
     if stopped_by == StopReason.INTERRUPTED:
         status = "interrupted"
-    return OptimizeResult(puzzle=puzzle, best_board=best_board, best_score=score, max_score=puzzle.max_score,
-                          moves=search.moves, seconds=search.seconds + start_seconds, search_seconds=search.seconds,
-                          stopped_by=str(stopped_by), status=status, seed=seed, start=start, run_id=run_id,
-                          url=viewer_url(best_board), signal=stop.signal, history=list(search.history), search=search)
+    return OptimizeResult(
+        puzzle=puzzle,
+        best_board=best_board,
+        best_score=score,
+        max_score=puzzle.max_score,
+        moves=search.moves,
+        seconds=search.seconds + start_seconds,
+        search_seconds=search.seconds,
+        stopped_by=str(stopped_by),
+        status=status,
+        seed=seed,
+        start=start,
+        run_id=run_id,
+        url=viewer_url(best_board),
+        signal=stop.signal,
+        history=list(search.history),
+        search=search,
+    )
 
 
 # --------------------------------------------------------------------------- running
@@ -411,8 +476,9 @@ def _signals(stop: StopFlag, handle_signals: bool):
     return stop_on_signals(stop) if handle_signals else contextlib.nullcontext()
 
 
-def build_first_board(plan: RunPlan, stop: StopFlag | None = None,
-                      note: Callable[[str], None] | None = None) -> tuple[Board | None, dict]:
+def build_first_board(
+    plan: RunPlan, stop: StopFlag | None = None, note: Callable[[str], None] | None = None
+) -> tuple[Board | None, dict]:
     """The start phase: (start board or None for the search's own random board, facts about
     it, ``seconds`` included)."""
     started = time.perf_counter()
@@ -428,16 +494,28 @@ def build_first_board(plan: RunPlan, stop: StopFlag | None = None,
         if note is not None:
             limit = f"{plan.start_seconds:g} s" + (f", {plan.start_nodes:,} nodes" if plan.start_nodes else "")
             note(f"building the {plan.start_method} start ({limit}) ...")
-        board, info = build_start(plan.puzzle, plan.start_method, seed=plan.seed, relax=plan.relax,
-                                  time_limit=plan.start_seconds, schedule=plan.schedule, node_limit=plan.start_nodes,
-                                  stop=stop)
+        board, info = build_start(
+            plan.puzzle,
+            plan.start_method,
+            seed=plan.seed,
+            relax=plan.relax,
+            time_limit=plan.start_seconds,
+            schedule=plan.schedule,
+            node_limit=plan.start_nodes,
+            stop=stop,
+        )
     info["seconds"] = round(time.perf_counter() - started, 3)
     return board, info
 
 
-def run_plan(plan: RunPlan, *, progress: Callable[[Progress], None] | None = None,
-             note: Callable[[str], None] | None = None, stop: StopFlag | None = None,
-             handle_signals: bool = True) -> OptimizeResult:
+def run_plan(
+    plan: RunPlan,
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    note: Callable[[str], None] | None = None,
+    stop: StopFlag | None = None,
+    handle_signals: bool = True,
+) -> OptimizeResult:
     """Run a checked plan: the start phase, then the (recorded) tabu search.
 
     ``progress`` is called between batches of moves (the live display); ``note`` receives
@@ -454,40 +532,99 @@ def run_plan(plan: RunPlan, *, progress: Callable[[Progress], None] | None = Non
         if note is not None:
             note(f"run on {puzzle.name or 'puzzle'}: seed {plan.seed}, start {info['kind']}")
         if plan.store:
-            outcome = start_run(puzzle, params=plan.params, seed=plan.seed, start_board=board, start=info["kind"],
-                                start_info=info, time_limit=time_limit, max_moves=plan.moves, target=plan.target,
-                                db=plan.db, checkpoint_every=plan.checkpoint_every, history_every=plan.history_every,
-                                display=progress, handle_signals=False, restart_spec=plan.restart_spec(), stop=stop)
-            return _result(puzzle, outcome.result, outcome.best_board, outcome.status, info, outcome.run_id, stop,
-                           plan.seed)
+            outcome = start_run(
+                puzzle,
+                params=plan.params,
+                seed=plan.seed,
+                start_board=board,
+                start=info["kind"],
+                start_info=info,
+                time_limit=time_limit,
+                max_moves=plan.moves,
+                target=plan.target,
+                db=plan.db,
+                checkpoint_every=plan.checkpoint_every,
+                history_every=plan.history_every,
+                display=progress,
+                handle_signals=False,
+                restart_spec=plan.restart_spec(),
+                stop=stop,
+            )
+            return _result(
+                puzzle, outcome.result, outcome.best_board, outcome.status, info, outcome.run_id, stop, plan.seed
+            )
         from .session import restarter
 
         search = TabuVLNS(plan.params, seed=plan.seed).optimize(
-            puzzle, board, time_limit=time_limit, max_moves=plan.moves, target=plan.target, callback=progress,
-            restart=restarter(plan.restart_spec(), plan.seed), stop=stop)
+            puzzle,
+            board,
+            time_limit=time_limit,
+            max_moves=plan.moves,
+            target=plan.target,
+            callback=progress,
+            restart=restarter(plan.restart_spec(), plan.seed),
+            stop=stop,
+        )
         status = "interrupted" if search.stopped_by in (StopReason.INTERRUPTED, StopReason.CALLBACK) else "finished"
         return _result(puzzle, search, search.best_board, status, info, None, stop, plan.seed)
 
 
-def optimize(puzzle: Puzzle, *, time_limit: float | None = None, moves: int | None = None, target: int | None = None,
-             limits: Limits | None = None, start: Board | str | os.PathLike | None = None,
-             start_method: str | None = DEFAULT_START_METHOD, start_seconds: float | None = None,
-             relax: int | None = None, schedule: str | None = None, seed: int | None = None,
-             db: str | os.PathLike | None = None, store: bool = True, checkpoint_every: float = CHECKPOINT_EVERY,
-             progress: Callable[[Progress], None] | None = None, note: Callable[[str], None] | None = None,
-             stop: StopFlag | None = None, handle_signals: bool = True, **params: Any) -> OptimizeResult:
+def optimize(
+    puzzle: Puzzle,
+    *,
+    time_limit: float | None = None,
+    moves: int | None = None,
+    target: int | None = None,
+    limits: Limits | None = None,
+    start: Board | str | os.PathLike | None = None,
+    start_method: str | None = DEFAULT_START_METHOD,
+    start_seconds: float | None = None,
+    relax: int | None = None,
+    schedule: str | None = None,
+    seed: int | None = None,
+    db: str | os.PathLike | None = None,
+    store: bool = True,
+    checkpoint_every: float = CHECKPOINT_EVERY,
+    progress: Callable[[Progress], None] | None = None,
+    note: Callable[[str], None] | None = None,
+    stop: StopFlag | None = None,
+    handle_signals: bool = True,
+    **params: Any,
+) -> OptimizeResult:
     """Maximise the score of ``puzzle``: :func:`plan_run` then :func:`run_plan` (see the
     module docstring); ``params`` are :class:`TabuParams` fields (``set_size=8``)."""
-    plan = plan_run(puzzle, time_limit=time_limit, limits=limits, moves=moves, target=target, start=start,
-                    start_method=start_method, start_seconds=start_seconds, relax=relax, schedule=schedule,
-                    seed=seed, params=params, db=db, store=store, checkpoint_every=checkpoint_every)
+    plan = plan_run(
+        puzzle,
+        time_limit=time_limit,
+        limits=limits,
+        moves=moves,
+        target=target,
+        start=start,
+        start_method=start_method,
+        start_seconds=start_seconds,
+        relax=relax,
+        schedule=schedule,
+        seed=seed,
+        params=params,
+        db=db,
+        store=store,
+        checkpoint_every=checkpoint_every,
+    )
     return run_plan(plan, progress=progress, note=note, stop=stop, handle_signals=handle_signals)
 
 
-def resume(run_id: int, *, db: str | os.PathLike | None = None, time_limit: float | None = None,
-           limits: Limits | None = None, checkpoint_every: float = CHECKPOINT_EVERY,
-           progress: Callable[[Progress], None] | None = None, stop: StopFlag | None = None,
-           handle_signals: bool = True, names: Mapping[str, str] | None = None) -> OptimizeResult:
+def resume(
+    run_id: int,
+    *,
+    db: str | os.PathLike | None = None,
+    time_limit: float | None = None,
+    limits: Limits | None = None,
+    checkpoint_every: float = CHECKPOINT_EVERY,
+    progress: Callable[[Progress], None] | None = None,
+    stop: StopFlag | None = None,
+    handle_signals: bool = True,
+    names: Mapping[str, str] | None = None,
+) -> OptimizeResult:
     """Continue recorded run ``run_id`` from its newest checkpoint, for ``time_limit`` seconds
     (default: what is left of its time budget)."""
     time_limit = _time_limit(time_limit, limits, names)
@@ -495,13 +632,43 @@ def resume(run_id: int, *, db: str | os.PathLike | None = None, time_limit: floa
     _open_store(db, names)
     stop = stop if stop is not None else StopFlag()
     with _signals(stop, handle_signals):
-        outcome = resume_run(int(run_id), db=None if db is None else os.fspath(db), time_limit=time_limit,
-                             checkpoint_every=checkpoint_every, display=progress, handle_signals=False, stop=stop)
+        outcome = resume_run(
+            int(run_id),
+            db=None if db is None else os.fspath(db),
+            time_limit=time_limit,
+            checkpoint_every=checkpoint_every,
+            display=progress,
+            handle_signals=False,
+            stop=stop,
+        )
     puzzle = outcome.best_board.puzzle
-    return _result(puzzle, outcome.result, outcome.best_board, outcome.status, outcome.start_info, outcome.run_id,
-                   stop, outcome.result.statistics.get("seed"))
+    return _result(
+        puzzle,
+        outcome.result,
+        outcome.best_board,
+        outcome.status,
+        outcome.start_info,
+        outcome.run_id,
+        stop,
+        outcome.result.statistics.get("seed"),
+    )
 
 
-__all__ = ["DEFAULT_START_METHOD", "OptimizeResult", "RunPlan", "START_METHODS", "START_NODES_PER_MOVE",
-           "build_first_board", "default_start_nodes", "default_start_seconds", "fresh_seed",
-           "max_independent_squares", "optimize", "parse_params", "plan_run", "resume", "run_plan", "tabu_params"]
+__all__ = [
+    "DEFAULT_START_METHOD",
+    "OptimizeResult",
+    "RunPlan",
+    "START_METHODS",
+    "START_NODES_PER_MOVE",
+    "build_first_board",
+    "default_start_nodes",
+    "default_start_seconds",
+    "fresh_seed",
+    "max_independent_squares",
+    "optimize",
+    "parse_params",
+    "plan_run",
+    "resume",
+    "run_plan",
+    "tabu_params",
+]

@@ -57,9 +57,16 @@ def verified_score(board: Board, claimed: int) -> int:
 class RunRecorder:
     """The search callback that writes a run's progress to the store."""
 
-    def __init__(self, store: RunStore, run_id: int, puzzle: Puzzle, checkpoint_every: float = CHECKPOINT_EVERY,
-                 history_every: float = HISTORY_EVERY, display: Callable[[Progress], None] | None = None,
-                 stop_flag: StopFlag | None = None):
+    def __init__(
+        self,
+        store: RunStore,
+        run_id: int,
+        puzzle: Puzzle,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+        history_every: float = HISTORY_EVERY,
+        display: Callable[[Progress], None] | None = None,
+        stop_flag: StopFlag | None = None,
+    ):
         self.store = store
         self.run_id = run_id
         self.puzzle = puzzle
@@ -84,8 +91,15 @@ class RunRecorder:
         score = verified_score(board, claimed)
         if score <= self.best_recorded:
             return
-        self.store.add_best(self.run_id, seconds, moves, score, format_board(board, "edgematch"), viewer_url(board),
-                            history=(seconds, moves, score, score))
+        self.store.add_best(
+            self.run_id,
+            seconds,
+            moves,
+            score,
+            format_board(board, "edgematch"),
+            viewer_url(board),
+            history=(seconds, moves, score, score),
+        )
         self.best_recorded = score
 
     def save_checkpoint(self, state: SearchState) -> None:
@@ -94,12 +108,14 @@ class RunRecorder:
 
     def __call__(self, progress: Progress) -> bool:
         if progress.improved and progress.best_score > self.best_recorded:
-            self.record_best(progress.best_board(), progress.seconds, progress.moves, progress.best_score,
-                             progress.best_score)
+            self.record_best(
+                progress.best_board(), progress.seconds, progress.moves, progress.best_score, progress.best_score
+            )
             self.last_history = progress.seconds
         elif progress.seconds - self.last_history >= self.history_every:
-            self.store.add_history(self.run_id, [(progress.seconds, progress.moves, progress.score,
-                                                  progress.best_score)])
+            self.store.add_history(
+                self.run_id, [(progress.seconds, progress.moves, progress.score, progress.best_score)]
+            )
             self.last_history = progress.seconds
         if time.monotonic() - self.last_checkpoint >= self.checkpoint_every:
             self.save_checkpoint(progress.state())
@@ -122,15 +138,23 @@ class RunOutcome:
     start_info: dict | None = None
 
 
-def _finish(store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle, result: LocalSearchResult) -> RunOutcome:
+def _finish(
+    store: RunStore, recorder: RunRecorder, run_id: int, puzzle: Puzzle, result: LocalSearchResult
+) -> RunOutcome:
     recorder.record_best(result.best_board, result.seconds, result.moves, result.best_score, result.best_score)
     recorder.save_checkpoint(result.state)
     store.add_history(run_id, [(result.seconds, result.moves, result.score, result.best_score)])
     if result.stopped_by == StopReason.CALLBACK and recorder.stop_requested:
         result.stopped_by = str(recorder.stop_flag.reason)
     status = "interrupted" if result.stopped_by in (StopReason.CALLBACK, StopReason.INTERRUPTED) else "finished"
-    store.update_run(run_id, status=status, stopped_by=result.stopped_by, seconds=result.seconds,
-                     moves=result.moves, score=result.score)
+    store.update_run(
+        run_id,
+        status=status,
+        stopped_by=result.stopped_by,
+        seconds=result.seconds,
+        moves=result.moves,
+        score=result.score,
+    )
     best = store.best(run_id)
     board, score = result.best_board, result.best_score
     if best is not None and best["score"] > score:  # found before a crash and a resume
@@ -149,17 +173,36 @@ def restarter(spec: dict | None, seed: int | None):
         return None  # TabuVLNS draws random boards from the seed
     from ..local.startup import restart_builder
 
-    return restart_builder(spec["kind"], seed, relax=spec.get("relax"), time_limit=spec.get("time_limit"),
-                           schedule=spec.get("schedule"), node_limit=spec.get("node_limit"))
+    return restart_builder(
+        spec["kind"],
+        seed,
+        relax=spec.get("relax"),
+        time_limit=spec.get("time_limit"),
+        schedule=spec.get("schedule"),
+        node_limit=spec.get("node_limit"),
+    )
 
 
-def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | None = None,
-              start_board: Board | None = None, start: str = "random", start_info: dict | None = None,
-              time_limit: float | None = None, max_moves: int | None = None, target: int | None = None,
-              db: str | None = None, checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
-              display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
-              on_created: Callable[[int], None] | None = None, restart_spec: dict | None = None,
-              stop: StopFlag | None = None) -> RunOutcome:
+def start_run(
+    puzzle: Puzzle,
+    *,
+    params: TabuParams | None = None,
+    seed: int | None = None,
+    start_board: Board | None = None,
+    start: str = "random",
+    start_info: dict | None = None,
+    time_limit: float | None = None,
+    max_moves: int | None = None,
+    target: int | None = None,
+    db: str | None = None,
+    checkpoint_every: float = CHECKPOINT_EVERY,
+    history_every: float = HISTORY_EVERY,
+    display: Callable[[Progress], None] | None = None,
+    handle_signals: bool = True,
+    on_created: Callable[[int], None] | None = None,
+    restart_spec: dict | None = None,
+    stop: StopFlag | None = None,
+) -> RunOutcome:
     """Create a run in the store and optimise ``puzzle`` (see the module docstring).
 
     ``restart_spec``: how the boards of later segments are built when the parameters ask for
@@ -179,9 +222,16 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
     state = search.initial_state(puzzle, start_board)
     with RunStore(db) as store:
         run_id = store.create_run(
-            puzzle_name=puzzle.name or "puzzle", puzzle_text=format_puzzle(puzzle, "edgematch"),
-            max_score=puzzle.max_score, method="tabu-vlns", params=params.to_dict(), seed=seed, start=start,
-            budget_seconds=time_limit, max_moves=max_moves, target=target,
+            puzzle_name=puzzle.name or "puzzle",
+            puzzle_text=format_puzzle(puzzle, "edgematch"),
+            max_score=puzzle.max_score,
+            method="tabu-vlns",
+            params=params.to_dict(),
+            seed=seed,
+            start=start,
+            budget_seconds=time_limit,
+            max_moves=max_moves,
+            target=target,
             info={"start": start_info or {}, "restart": restart_spec},
         )
         if on_created is not None:
@@ -190,16 +240,30 @@ def start_run(puzzle: Puzzle, *, params: TabuParams | None = None, seed: int | N
         recorder.record_best(state.best_board(puzzle), 0.0, 0, state.best_score, state.best_score)
         recorder.save_checkpoint(state)
         with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
-            result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=max_moves, target=target,
-                                     callback=recorder, restart=restarter(restart_spec, seed),
-                                     stop=recorder.stop_flag)
+            result = search.optimize(
+                puzzle,
+                state=state,
+                time_limit=time_limit,
+                max_moves=max_moves,
+                target=target,
+                callback=recorder,
+                restart=restarter(restart_spec, seed),
+                stop=recorder.stop_flag,
+            )
         return _finish(store, recorder, run_id, puzzle, result)
 
 
-def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None = None,
-               checkpoint_every: float = CHECKPOINT_EVERY, history_every: float = HISTORY_EVERY,
-               display: Callable[[Progress], None] | None = None, handle_signals: bool = True,
-               stop: StopFlag | None = None) -> RunOutcome:
+def resume_run(
+    run_id: int,
+    *,
+    db: str | None = None,
+    time_limit: float | None = None,
+    checkpoint_every: float = CHECKPOINT_EVERY,
+    history_every: float = HISTORY_EVERY,
+    display: Callable[[Progress], None] | None = None,
+    handle_signals: bool = True,
+    stop: StopFlag | None = None,
+) -> RunOutcome:
     """Continue run ``run_id`` from its newest checkpoint.
 
     ``time_limit``: seconds for this session; by default what is left of the run's budget.
@@ -230,8 +294,14 @@ def resume_run(run_id: int, *, db: str | None = None, time_limit: float | None =
         recorder.best_recorded = best["score"] if best else -1
         search = TabuVLNS(params, seed=record.seed)
         with stop_on_signals(recorder.stop_flag) if handle_signals else contextlib.nullcontext():
-            result = search.optimize(puzzle, state=state, time_limit=time_limit, max_moves=record.max_moves,
-                                     target=record.target, callback=recorder,
-                                     restart=restarter(record.info.get("restart"), record.seed),
-                                     stop=recorder.stop_flag)
+            result = search.optimize(
+                puzzle,
+                state=state,
+                time_limit=time_limit,
+                max_moves=record.max_moves,
+                target=record.target,
+                callback=recorder,
+                restart=restarter(record.info.get("restart"), record.seed),
+                stop=recorder.stop_flag,
+            )
         return _finish(store, recorder, run_id, puzzle, result)

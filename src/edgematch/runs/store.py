@@ -85,9 +85,29 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 CREATE INDEX IF NOT EXISTS checkpoints_run ON checkpoints(run_id, id);
 """
 
-RUN_COLUMNS = ("id", "created", "updated", "puzzle_name", "max_score", "method", "params", "seed", "start",
-               "budget_seconds", "max_moves", "target", "status", "stopped_by", "host", "pid", "seconds", "moves",
-               "score", "best_score", "info")
+RUN_COLUMNS = (
+    "id",
+    "created",
+    "updated",
+    "puzzle_name",
+    "max_score",
+    "method",
+    "params",
+    "seed",
+    "start",
+    "budget_seconds",
+    "max_moves",
+    "target",
+    "status",
+    "stopped_by",
+    "host",
+    "pid",
+    "seconds",
+    "moves",
+    "score",
+    "best_score",
+    "info",
+)
 
 
 def default_db_path() -> Path:
@@ -208,17 +228,44 @@ class RunStore:
         self.close()
 
     # ------------------------------------------------------------------ runs
-    def create_run(self, *, puzzle_name: str, puzzle_text: str, max_score: int, method: str, params: dict,
-                   seed: int | None, start: str, budget_seconds: float | None, max_moves: int | None,
-                   target: int | None, info: dict | None = None) -> int:
+    def create_run(
+        self,
+        *,
+        puzzle_name: str,
+        puzzle_text: str,
+        max_score: int,
+        method: str,
+        params: dict,
+        seed: int | None,
+        start: str,
+        budget_seconds: float | None,
+        max_moves: int | None,
+        target: int | None,
+        info: dict | None = None,
+    ) -> int:
         stamp = now_text()
         with self.transaction():
             cur = self.conn.execute(
                 "INSERT INTO runs (created, updated, puzzle_name, puzzle_text, max_score, method, params, seed, start,"
                 " budget_seconds, max_moves, target, status, host, pid, info) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (stamp, stamp, puzzle_name, puzzle_text, max_score, method, json.dumps(params), seed, start,
-                 budget_seconds, max_moves, target, "running", socket.gethostname(), os.getpid(),
-                 json.dumps(info or {})),
+                (
+                    stamp,
+                    stamp,
+                    puzzle_name,
+                    puzzle_text,
+                    max_score,
+                    method,
+                    json.dumps(params),
+                    seed,
+                    start,
+                    budget_seconds,
+                    max_moves,
+                    target,
+                    "running",
+                    socket.gethostname(),
+                    os.getpid(),
+                    json.dumps(info or {}),
+                ),
             )
             assert cur.lastrowid is not None  # always set after an INSERT
             return int(cur.lastrowid)
@@ -226,8 +273,10 @@ class RunStore:
     def claim(self, run_id: int) -> None:
         """Mark a run as running in this process (before resuming it)."""
         with self.transaction():
-            self.conn.execute("UPDATE runs SET status='running', stopped_by=NULL, host=?, pid=?, updated=? WHERE id=?",
-                              (socket.gethostname(), os.getpid(), now_text(), run_id))
+            self.conn.execute(
+                "UPDATE runs SET status='running', stopped_by=NULL, host=?, pid=?, updated=? WHERE id=?",
+                (socket.gethostname(), os.getpid(), now_text(), run_id),
+            )
 
     def update_run(self, run_id: int, **values) -> None:
         allowed = {"status", "stopped_by", "seconds", "moves", "score", "best_score", "budget_seconds", "info"}
@@ -263,48 +312,83 @@ class RunStore:
         if not rows:
             return
         with self.transaction():
-            self.conn.executemany("INSERT INTO history (run_id, seconds, moves, score, best_score) VALUES (?,?,?,?,?)",
-                                  [(run_id, *r) for r in rows])
+            self.conn.executemany(
+                "INSERT INTO history (run_id, seconds, moves, score, best_score) VALUES (?,?,?,?,?)",
+                [(run_id, *r) for r in rows],
+            )
 
-    def add_best(self, run_id: int, seconds: float, moves: int, score: int, board_text: str, url: str | None,
-                 history: tuple[float, int, int, int] | None = None) -> None:
+    def add_best(
+        self,
+        run_id: int,
+        seconds: float,
+        moves: int,
+        score: int,
+        board_text: str,
+        url: str | None,
+        history: tuple[float, int, int, int] | None = None,
+    ) -> None:
         with self.transaction():
-            self.conn.execute("INSERT INTO bests (run_id, seconds, moves, score, board, url) VALUES (?,?,?,?,?,?)",
-                              (run_id, seconds, moves, score, board_text, url))
-            self.conn.execute("UPDATE runs SET best_score=?, seconds=?, moves=?, updated=? WHERE id=?",
-                              (score, seconds, moves, now_text(), run_id))
+            self.conn.execute(
+                "INSERT INTO bests (run_id, seconds, moves, score, board, url) VALUES (?,?,?,?,?,?)",
+                (run_id, seconds, moves, score, board_text, url),
+            )
+            self.conn.execute(
+                "UPDATE runs SET best_score=?, seconds=?, moves=?, updated=? WHERE id=?",
+                (score, seconds, moves, now_text(), run_id),
+            )
             if history is not None:
-                self.conn.execute("INSERT INTO history (run_id, seconds, moves, score, best_score) VALUES (?,?,?,?,?)",
-                                  (run_id, *history))
+                self.conn.execute(
+                    "INSERT INTO history (run_id, seconds, moves, score, best_score) VALUES (?,?,?,?,?)",
+                    (run_id, *history),
+                )
 
     def history(self, run_id: int) -> list[tuple[float, int, int, int]]:
-        return [tuple(r) for r in self.conn.execute(
-            "SELECT seconds, moves, score, best_score FROM history WHERE run_id=? ORDER BY seconds, rowid", (run_id,))]
+        return [
+            tuple(r)
+            for r in self.conn.execute(
+                "SELECT seconds, moves, score, best_score FROM history WHERE run_id=? ORDER BY seconds, rowid",
+                (run_id,),
+            )
+        ]
 
     def bests(self, run_id: int) -> list[dict]:
-        rows = self.conn.execute("SELECT seconds, moves, score, board, url FROM bests WHERE run_id=? ORDER BY rowid",
-                                 (run_id,))
+        rows = self.conn.execute(
+            "SELECT seconds, moves, score, board, url FROM bests WHERE run_id=? ORDER BY rowid", (run_id,)
+        )
         return [dict(zip(("seconds", "moves", "score", "board", "url"), r)) for r in rows]
 
     def best(self, run_id: int) -> dict | None:
-        row = self.conn.execute("SELECT seconds, moves, score, board, url FROM bests WHERE run_id=? "
-                                "ORDER BY score DESC, rowid LIMIT 1", (run_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT seconds, moves, score, board, url FROM bests WHERE run_id=? ORDER BY score DESC, rowid LIMIT 1",
+            (run_id,),
+        ).fetchone()
         return None if row is None else dict(zip(("seconds", "moves", "score", "board", "url"), row))
 
     def checkpoint(self, run_id: int, seconds: float, moves: int, score: int, best_score: int, state: bytes) -> None:
         """Save a search state and the run's counters in one transaction; old checkpoints go."""
         stamp = now_text()
         with self.transaction():
-            self.conn.execute("INSERT INTO checkpoints (run_id, created, seconds, moves, best_score, state) "
-                              "VALUES (?,?,?,?,?,?)", (run_id, stamp, seconds, moves, best_score, state))
-            self.conn.execute("DELETE FROM checkpoints WHERE run_id=? AND id NOT IN (SELECT id FROM checkpoints "
-                              "WHERE run_id=? ORDER BY id DESC LIMIT ?)", (run_id, run_id, KEEP_CHECKPOINTS))
-            self.conn.execute("UPDATE runs SET seconds=?, moves=?, score=?, best_score=MAX(COALESCE(best_score, 0), ?),"
-                              " updated=? WHERE id=?", (seconds, moves, score, best_score, stamp, run_id))
+            self.conn.execute(
+                "INSERT INTO checkpoints (run_id, created, seconds, moves, best_score, state) VALUES (?,?,?,?,?,?)",
+                (run_id, stamp, seconds, moves, best_score, state),
+            )
+            self.conn.execute(
+                "DELETE FROM checkpoints WHERE run_id=? AND id NOT IN (SELECT id FROM checkpoints "
+                "WHERE run_id=? ORDER BY id DESC LIMIT ?)",
+                (run_id, run_id, KEEP_CHECKPOINTS),
+            )
+            self.conn.execute(
+                "UPDATE runs SET seconds=?, moves=?, score=?, best_score=MAX(COALESCE(best_score, 0), ?),"
+                " updated=? WHERE id=?",
+                (seconds, moves, score, best_score, stamp, run_id),
+            )
 
     def latest_checkpoint(self, run_id: int) -> dict | None:
-        row = self.conn.execute("SELECT created, seconds, moves, best_score, state FROM checkpoints WHERE run_id=? "
-                                "ORDER BY id DESC LIMIT 1", (run_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT created, seconds, moves, best_score, state FROM checkpoints WHERE run_id=? "
+            "ORDER BY id DESC LIMIT 1",
+            (run_id,),
+        ).fetchone()
         return None if row is None else dict(zip(("created", "seconds", "moves", "best_score", "state"), row))
 
     def checkpoint_count(self, run_id: int) -> int:

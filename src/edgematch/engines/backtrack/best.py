@@ -31,16 +31,35 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
         raise InputError(f"the target score {target} is outside 1..{puzzle.max_score}, the maximum of this puzzle")
     priority, prio_w, prio_by_tiles = _priorities(puzzle, solver.priority_colours, solver.priority_schedule)
     total.best_score = -1
-    total.statistics = {"order": solver.order if isinstance(solver.order, str) else "custom", "corner": solver.corner,
-                        "target": target, "priority_colours": list(priority or []), "restarts": 0,
-                        "complete_boards": 0, "kernel_calls": 0, "frame_exact": solver.frame_exact}
+    total.statistics = {
+        "order": solver.order if isinstance(solver.order, str) else "custom",
+        "corner": solver.corner,
+        "target": target,
+        "priority_colours": list(priority or []),
+        "restarts": 0,
+        "complete_boards": 0,
+        "kernel_calls": 0,
+        "frame_exact": solver.frame_exact,
+    }
     restart = 0
     for variant in variants:  # one, or two symmetry classes on a rectangular board
         while True:
             seed = solver.seed if solver.restart_nodes is None else (solver.seed or 0) + restart
             weights = prio_w if priority else None
-            finished = _run(solver, variant, start, seed, allowed_by_tiles, weights, prio_w, prio_by_tiles, target,
-                            driver, total, callback)
+            finished = _run(
+                solver,
+                variant,
+                start,
+                seed,
+                allowed_by_tiles,
+                weights,
+                prio_w,
+                prio_by_tiles,
+                target,
+                driver,
+                total,
+                callback,
+            )
             if finished or total.stopped_by is not None:
                 break
             restart += 1
@@ -52,8 +71,13 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
     if total.best_board is not None:
         total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
         total.best_score = total.best_board.score()
-    if total.best_score is not None and total.best_score >= 0 and total.best_board is not None \
-            and total.best_board.is_complete and total.best_score == puzzle.max_score:
+    if (
+        total.best_score is not None
+        and total.best_score >= 0
+        and total.best_board is not None
+        and total.best_board.is_complete
+        and total.best_score == puzzle.max_score
+    ):
         total.solutions = max(total.solutions, 1)
     return total
 
@@ -70,8 +94,10 @@ def _priorities(puzzle: Puzzle, colours, spec):
     chosen = set(int(c) for c in priority)
     unknown = sorted(chosen - set(puzzle.colours))
     if unknown:
-        raise InputError(f"priority colour {unknown[0]} is not a colour of this puzzle "
-                         f"(its colours: {', '.join(str(c) for c in puzzle.colours)})")
+        raise InputError(
+            f"priority colour {unknown[0]} is not a colour of this puzzle "
+            f"(its colours: {', '.join(str(c) for c in puzzle.colours)})"
+        )
     prio_w = np.array([sum(int(c) in chosen for c in tile) for tile in puzzle.tiles], np.int32)
     if isinstance(spec, str) and spec.lower().startswith("julia:"):
         try:
@@ -85,8 +111,20 @@ def _priorities(puzzle: Puzzle, colours, spec):
     return priority, prio_w, prio_by_tiles
 
 
-def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights, prio_w, prio_by_tiles, target,
-         driver: SliceDriver, total, callback) -> bool:
+def _run(
+    solver,
+    puzzle: Puzzle,
+    start,
+    seed,
+    allowed_by_tiles,
+    priority_weights,
+    prio_w,
+    prio_by_tiles,
+    target,
+    driver: SliceDriver,
+    total,
+    callback,
+) -> bool:
     """One run from the start board; True when its search space is exhausted."""
     squares = solver.search_squares(puzzle)
     n_hints = len(puzzle.hints)
@@ -95,8 +133,14 @@ def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights
     allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
-    plan = build_plan(puzzle, squares, max_errors=max_errors, frame_exact=solver.frame_exact, seed=seed,
-                      each_rotation=solver.each_rotation)
+    plan = build_plan(
+        puzzle,
+        squares,
+        max_errors=max_errors,
+        frame_exact=solver.frame_exact,
+        seed=seed,
+        each_rotation=solver.each_rotation,
+    )
     if len(total.nodes_per_depth) < D:
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
     board, used, first = start_arrays(plan, start, exact=False)
@@ -135,10 +179,31 @@ def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights
             want = min(want, max(1, restart_nodes - run_nodes))
         npd[:] = 0
         nodes, complete_boards, status = best_kernel(
-            plan.cand, plan.starts, plan.pcol, plan.order,
-            plan.n_phases, plan.phases, plan.known_joins, allowed, priority_weights, prio_min,
-            board, used, cur, end, phase, err_stack, match_stack, prio_stack,
-            state, best_board, np.int64(want), np.int64(target), npd, rows0, checks0,
+            plan.cand,
+            plan.starts,
+            plan.pcol,
+            plan.order,
+            plan.n_phases,
+            plan.phases,
+            plan.known_joins,
+            allowed,
+            priority_weights,
+            prio_min,
+            board,
+            used,
+            cur,
+            end,
+            phase,
+            err_stack,
+            match_stack,
+            prio_stack,
+            state,
+            best_board,
+            np.int64(want),
+            np.int64(target),
+            npd,
+            rows0,
+            checks0,
         )
         total.statistics["kernel_calls"] += 1
         run_nodes += int(nodes)
@@ -155,8 +220,12 @@ def _run(solver, puzzle: Puzzle, start, seed, allowed_by_tiles, priority_weights
                 stop = StopReason.CALLBACK
         if stop is None and status == K.TARGET:
             stop = StopReason.TARGET
-        return SliceReport(nodes=int(nodes), finished=status == K.FINISHED, stop=stop,
-                           end_run=restart_nodes is not None and run_nodes >= restart_nodes)
+        return SliceReport(
+            nodes=int(nodes),
+            finished=status == K.FINISHED,
+            stop=stop,
+            end_run=restart_nodes is not None and run_nodes >= restart_nodes,
+        )
 
     return driver.run(run_slice)
 

@@ -42,9 +42,31 @@ def phase_range(phases, d, j, board, pcol, starts):
 
 @njit(cache=True)
 def best_search(
-    cand, starts, pcol, order, n_phases, phases, known_joins, allowed, prio_w, prio_min,
-    board, used, cur, end, phase, err_stack, match_stack, prio_stack,
-    state, best_board, node_budget, target, nodes_per_depth, rows0, checks0,
+    cand,
+    starts,
+    pcol,
+    order,
+    n_phases,
+    phases,
+    known_joins,
+    allowed,
+    prio_w,
+    prio_min,
+    board,
+    used,
+    cur,
+    end,
+    phase,
+    err_stack,
+    match_stack,
+    prio_stack,
+    state,
+    best_board,
+    node_budget,
+    target,
+    nodes_per_depth,
+    rows0,
+    checks0,
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
 
@@ -130,11 +152,20 @@ def best_search(
                 if n > 0:
                     k += pcol[U(board[U(rows0[U(e), P_KEY])] * 4 + rows0[U(e), P_KEY + 1])] * rows0[U(e), P_KEY + 2]
                     if n > 1:
-                        k += pcol[U(board[U(rows0[U(e), P_KEY + 3])] * 4 + rows0[U(e), P_KEY + 4])] * rows0[U(e), P_KEY + 5]
+                        k += (
+                            pcol[U(board[U(rows0[U(e), P_KEY + 3])] * 4 + rows0[U(e), P_KEY + 4])]
+                            * rows0[U(e), P_KEY + 5]
+                        )
                         if n > 2:
-                            k += pcol[U(board[U(rows0[U(e), P_KEY + 6])] * 4 + rows0[U(e), P_KEY + 7])] * rows0[U(e), P_KEY + 8]
+                            k += (
+                                pcol[U(board[U(rows0[U(e), P_KEY + 6])] * 4 + rows0[U(e), P_KEY + 7])]
+                                * rows0[U(e), P_KEY + 8]
+                            )
                             if n > 3:
-                                k += pcol[U(board[U(rows0[U(e), P_KEY + 9])] * 4 + rows0[U(e), P_KEY + 10])] * rows0[U(e), P_KEY + 11]
+                                k += (
+                                    pcol[U(board[U(rows0[U(e), P_KEY + 9])] * 4 + rows0[U(e), P_KEY + 10])]
+                                    * rows0[U(e), P_KEY + 11]
+                                )
                 first = starts[U(k)]
                 after = starts[U(k + 1)]
                 t = found >> 2
@@ -256,7 +287,10 @@ def best_search(
             k = phases[U(d), U(j), P_BASE]
             for q in range(phases[U(d), U(j), P_NKEY]):
                 col = P_KEY + 3 * q
-                k += pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])] * phases[U(d), U(j), col + 2]
+                k += (
+                    pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])]
+                    * phases[U(d), U(j), col + 2]
+                )
             i = starts[U(k)]
             hi = starts[U(k + 1)]
         if found >= 0:
@@ -286,15 +320,21 @@ def best_search(
                     return nodes, complete, BUDGET
                 continue
             e = d + 1
-            if prio_w is None and phases[U(e), 0, P_NCHK] == 0 and (
-                    n_phases[U(e)] == 1 or phases[U(e), 1, P_ERR] > allowed[U(e)] - errors):
+            if (
+                prio_w is None
+                and phases[U(e), 0, P_NCHK] == 0
+                and (n_phases[U(e)] == 1 or phases[U(e), 1, P_ERR] > allowed[U(e)] - errors)
+            ):
                 # Only exact fits can follow: descend only if the child's list holds a
                 # tile still free (``found``'s own counts as taken).  Otherwise the child
                 # is a dead end known now, and the loop stays at depth d.
                 k = phases[U(e), 0, P_BASE]
                 for q in range(phases[U(e), 0, P_NKEY]):
                     col = P_KEY + 3 * q
-                    k += pcol[U(board[U(phases[U(e), 0, col])] * 4 + phases[U(e), 0, col + 1])] * phases[U(e), 0, col + 2]
+                    k += (
+                        pcol[U(board[U(phases[U(e), 0, col])] * 4 + phases[U(e), 0, col + 1])]
+                        * phases[U(e), 0, col + 2]
+                    )
                 first = starts[U(k)]
                 after = starts[U(k + 1)]
                 t = found >> 2
@@ -322,13 +362,25 @@ def best_search(
             k = phases[U(d), 0, P_BASE]
             n = phases[U(d), 0, P_NKEY]
             if n > 0:
-                k += pcol[U(board[U(phases[U(d), 0, P_KEY])] * 4 + phases[U(d), 0, P_KEY + 1])] * phases[U(d), 0, P_KEY + 2]
+                k += (
+                    pcol[U(board[U(phases[U(d), 0, P_KEY])] * 4 + phases[U(d), 0, P_KEY + 1])]
+                    * phases[U(d), 0, P_KEY + 2]
+                )
                 if n > 1:
-                    k += pcol[U(board[U(phases[U(d), 0, P_KEY + 3])] * 4 + phases[U(d), 0, P_KEY + 4])] * phases[U(d), 0, P_KEY + 5]
+                    k += (
+                        pcol[U(board[U(phases[U(d), 0, P_KEY + 3])] * 4 + phases[U(d), 0, P_KEY + 4])]
+                        * phases[U(d), 0, P_KEY + 5]
+                    )
                     if n > 2:
-                        k += pcol[U(board[U(phases[U(d), 0, P_KEY + 6])] * 4 + phases[U(d), 0, P_KEY + 7])] * phases[U(d), 0, P_KEY + 8]
+                        k += (
+                            pcol[U(board[U(phases[U(d), 0, P_KEY + 6])] * 4 + phases[U(d), 0, P_KEY + 7])]
+                            * phases[U(d), 0, P_KEY + 8]
+                        )
                         if n > 3:
-                            k += pcol[U(board[U(phases[U(d), 0, P_KEY + 9])] * 4 + phases[U(d), 0, P_KEY + 10])] * phases[U(d), 0, P_KEY + 11]
+                            k += (
+                                pcol[U(board[U(phases[U(d), 0, P_KEY + 9])] * 4 + phases[U(d), 0, P_KEY + 10])]
+                                * phases[U(d), 0, P_KEY + 11]
+                            )
             cur[U(d)] = starts[U(k)]
             end[U(d)] = starts[U(k + 1)]
             if matched >= target:

@@ -143,8 +143,26 @@ def bit_tables(plan: SearchPlan, rows: np.ndarray) -> BitTables | None:
 
 
 @njit(cache=True)
-def bit_search(cand, list_first, keymask, dups, pcol, order, rows,
-               board, umask, rem, occ, kk, tl, state, node_budget, max_solutions, out, nodes_per_depth):
+def bit_search(
+    cand,
+    list_first,
+    keymask,
+    dups,
+    pcol,
+    order,
+    rows,
+    board,
+    umask,
+    rem,
+    occ,
+    kk,
+    tl,
+    state,
+    node_budget,
+    max_solutions,
+    out,
+    nodes_per_depth,
+):
     """Run until the subtree is exhausted, ``node_budget`` nodes are placed, or
     ``max_solutions`` leaves are reached (-1: no limit) or ``out`` is full.
 
@@ -234,7 +252,10 @@ def bit_search(cand, list_first, keymask, dups, pcol, order, rows,
                 if n > 2:
                     k += pcol[U(board[U(rows[U(e), P_KEY + 6])] * 4 + rows[U(e), P_KEY + 7])] * rows[U(e), P_KEY + 8]
                     if n > 3:
-                        k += pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])] * rows[U(e), P_KEY + 11]
+                        k += (
+                            pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])]
+                            * rows[U(e), P_KEY + 11]
+                        )
         # the child's free tiles; ``found``'s own tile counts as taken when in its class
         m = keymask[U(k)] & ~(umask[U(rows[U(e), P_CLASS])] | (bit * U(rows[U(e), P_SAME])))
         if m == 0:

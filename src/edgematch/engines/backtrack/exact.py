@@ -19,15 +19,28 @@ from .placements import start_arrays
 from .plan import P_NCHK
 
 
-def exact_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback, collect: bool,
-                 record: bool, leaf: int | None = None) -> SearchResult:
+def exact_search(
+    solver,
+    puzzle: Puzzle,
+    start,
+    driver: SliceDriver,
+    total: SearchResult,
+    callback,
+    collect: bool,
+    record: bool,
+    leaf: int | None = None,
+) -> SearchResult:
     """Every solution of ``puzzle`` below ``start`` (or of its symmetry variants), into
     ``total``; ``leaf`` stops each branch at that depth (a split)."""
     if solver.symmetry and start is not None:
         raise InputError("symmetry and a start board cannot be combined")
     variants = solver.variants(puzzle) if start is None else [puzzle]
-    total.statistics = {"order": solver.order if isinstance(solver.order, str) else "custom",
-                        "corner": solver.corner, "symmetry": bool(solver.symmetry), "kernel_calls": 0}
+    total.statistics = {
+        "order": solver.order if isinstance(solver.order, str) else "custom",
+        "corner": solver.corner,
+        "symmetry": bool(solver.symmetry),
+        "kernel_calls": 0,
+    }
     if solver.symmetry:
         sym = variants[0].hints[0]
         total.statistics["symmetry_fixed"] = {
@@ -50,8 +63,18 @@ def exact_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Sear
     return total
 
 
-def _search_one(solver, puzzle: Puzzle, start, callback, collect, record, leaf, driver: SliceDriver,
-                total: SearchResult, owner: Puzzle) -> bool:
+def _search_one(
+    solver,
+    puzzle: Puzzle,
+    start,
+    callback,
+    collect,
+    record,
+    leaf,
+    driver: SliceDriver,
+    total: SearchResult,
+    owner: Puzzle,
+) -> bool:
     """One exact search of ``puzzle`` (the puzzle or a symmetry variant); True when its
     space was exhausted. Solutions are boards of ``owner``, the puzzle asked about."""
     plan = solver.plan(puzzle)
@@ -99,18 +122,51 @@ def _search_one(solver, puzzle: Puzzle, start, callback, collect, record, leaf, 
         npd[:] = 0
         if bits is not None:
             nodes, leaves, written, status = bit_search(
-                plan.cand, bits.list_first, bits.keymask, bits.dups, plan.pcol, plan.order, bits.rows, board,
-                umask, rem, occ, keys, tile_bits, state, np.int64(want), np.int64(max_solutions), out, npd,
+                plan.cand,
+                bits.list_first,
+                bits.keymask,
+                bits.dups,
+                plan.pcol,
+                plan.order,
+                bits.rows,
+                board,
+                umask,
+                rem,
+                occ,
+                keys,
+                tile_bits,
+                state,
+                np.int64(want),
+                np.int64(max_solutions),
+                out,
+                npd,
             )
         else:
             nodes, leaves, written, status = K.exact_search(
-                plan.cand, plan.starts, plan.pcol, plan.order, rows,
-                board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd, checks,
+                plan.cand,
+                plan.starts,
+                plan.pcol,
+                plan.order,
+                rows,
+                board,
+                used,
+                cur,
+                end,
+                state,
+                np.int64(want),
+                np.int64(max_solutions),
+                out,
+                npd,
+                checks,
             )
         total.statistics["kernel_calls"] += 1
         for d in np.flatnonzero(npd):
             total.nodes_per_depth[d] += int(npd[d])
-        return SliceReport(nodes=int(nodes), solutions=int(leaves), finished=status == K.FINISHED,
-                           boards=[Board.from_codes(owner, out[r]) for r in range(written)])
+        return SliceReport(
+            nodes=int(nodes),
+            solutions=int(leaves),
+            finished=status == K.FINISHED,
+            boards=[Board.from_codes(owner, out[r]) for r in range(written)],
+        )
 
     return driver.run(run_slice, callback=callback, collect=collect)

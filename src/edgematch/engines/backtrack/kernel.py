@@ -64,8 +64,23 @@ def key_range(rows, d, board, pcol, starts):
 
 
 @njit(cache=True)
-def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
-                 node_budget, max_solutions, out, nodes_per_depth, checks):
+def exact_search(
+    cand,
+    starts,
+    pcol,
+    order,
+    rows,
+    board,
+    used,
+    cur,
+    end,
+    state,
+    node_budget,
+    max_solutions,
+    out,
+    nodes_per_depth,
+    checks,
+):
     """Run until the subtree is exhausted, ``node_budget`` nodes are placed, or
     ``max_solutions`` leaves are reached (-1: no limit) or ``out`` is full.
 
@@ -152,9 +167,14 @@ def exact_search(cand, starts, pcol, order, rows, board, used, cur, end, state,
                 if n > 1:
                     k += pcol[U(board[U(rows[U(e), P_KEY + 3])] * 4 + rows[U(e), P_KEY + 4])] * rows[U(e), P_KEY + 5]
                     if n > 2:
-                        k += pcol[U(board[U(rows[U(e), P_KEY + 6])] * 4 + rows[U(e), P_KEY + 7])] * rows[U(e), P_KEY + 8]
+                        k += (
+                            pcol[U(board[U(rows[U(e), P_KEY + 6])] * 4 + rows[U(e), P_KEY + 7])] * rows[U(e), P_KEY + 8]
+                        )
                         if n > 3:
-                            k += pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])] * rows[U(e), P_KEY + 11]
+                            k += (
+                                pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])]
+                                * rows[U(e), P_KEY + 11]
+                            )
             first = starts[U(k)]
             after = starts[U(k + 1)]
             # Descend only if the child's list holds a tile still free (``found``'s own

@@ -175,7 +175,9 @@ def _blocks_of_kind(puzzle: Puzzle, kind: str, each_rotation: bool = False) -> M
     colour_dtype = _colour_dtype(puzzle)
     shown = T.rotated_table(puzzle.tiles).astype(colour_dtype)
     args = (rotated, shown, c0, c1, s1, c2, s2, c3, s3, n_colours)
-    count = _enumerate(*args, np.zeros((0, 4), tile_dtype), np.zeros((0, 4), np.int8), np.zeros((0, 8), colour_dtype), False)
+    count = _enumerate(
+        *args, np.zeros((0, 4), tile_dtype), np.zeros((0, 4), np.int8), np.zeros((0, 8), colour_dtype), False
+    )
     tiles = np.empty((count, 4), dtype=tile_dtype)
     rots = np.empty((count, 4), dtype=np.int8)
     outer = np.empty((count, 8), dtype=colour_dtype)

@@ -136,9 +136,29 @@ def lookup(key, slot_key, slot_value, bits):
 
 
 @njit(cache=True)
-def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
-                 base, west, north, used, placed, east, south, cur, end, state,
-                 node_budget, work_budget, max_solutions, out, nodes_per_depth):
+def macro_search(
+    blocks,
+    key_start,
+    slot_key,
+    slot_value,
+    bits,
+    k2,
+    base,
+    west,
+    north,
+    used,
+    placed,
+    east,
+    south,
+    cur,
+    end,
+    state,
+    node_budget,
+    work_budget,
+    max_solutions,
+    out,
+    nodes_per_depth,
+):
     """Run until the search is exhausted, ``node_budget`` blocks are placed,
     ``work_budget`` candidates are examined, ``max_solutions`` solutions are found (-1: no
     limit) or ``out`` is full (when it has rows, each solution's ``placed`` row, i.e. the
@@ -159,8 +179,9 @@ def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
     d = state[0]
     if state[1] == 1:
         state[1] = 0
-        cur[d], end[d] = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
-                                     slot_key, slot_value, key_start, shift, mask)
+        cur[d], end[d] = _candidates(
+            base[d] + east[west[d]] * k2 + south[north[d]], slot_key, slot_value, key_start, shift, mask
+        )
     nodes = 0
     solutions = 0
     written = 0
@@ -202,8 +223,12 @@ def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
                     for s in range(D):
                         out[written, s] = placed[s]
                     written += 1
-                if ((max_solutions >= 0 and solutions >= max_solutions) or (capacity > 0 and written == capacity)
-                        or nodes >= node_budget or examined >= work_budget):
+                if (
+                    (max_solutions >= 0 and solutions >= max_solutions)
+                    or (capacity > 0 and written == capacity)
+                    or nodes >= node_budget
+                    or examined >= work_budget
+                ):
                     state[0] = d
                     cur[d] = i
                     end[d] = stop
@@ -221,8 +246,9 @@ def macro_search(blocks, key_start, slot_key, slot_value, bits, k2,
             cur[d] = i + 1
             end[d] = stop
             d += 1
-            i, stop = _candidates(base[d] + east[west[d]] * k2 + south[north[d]],
-                                  slot_key, slot_value, key_start, shift, mask)
+            i, stop = _candidates(
+                base[d] + east[west[d]] * k2 + south[north[d]], slot_key, slot_value, key_start, shift, mask
+            )
             if nodes >= node_budget or examined >= work_budget:
                 state[0] = d
                 cur[d] = i

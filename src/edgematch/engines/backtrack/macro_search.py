@@ -56,8 +56,7 @@ def check_macro_size(puzzle: Puzzle) -> None:
     W, H = puzzle.width, puzzle.height
     if W % 2 or H % 2:
         raise InputError(
-            f"the macro solver needs an even width and height, and this puzzle is {W}x{H} "
-            "(use --solver backtrack)"
+            f"the macro solver needs an even width and height, and this puzzle is {W}x{H} (use --solver backtrack)"
         )
     if W < 4 or H < 4:
         raise InputError(
@@ -142,8 +141,9 @@ class MacroPlan:
         return Board(puzzle, tiles, rotations)
 
 
-def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None,
-                     each_rotation: bool = False) -> MacroPlan:
+def build_macro_plan(
+    puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = None, each_rotation: bool = False
+) -> MacroPlan:
     """Candidate tables and per-depth arrays of the macro search (see the module doc).
 
     ``each_rotation``: blocks with every rotation of a symmetric tile (Eternity2Puzzles.jl's
@@ -206,7 +206,7 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     # 16 bytes per block when tile numbers and pairs fit in 16 bits (e2: 4.3 million blocks)
     row_type = np.uint16 if puzzle.n_tiles <= 0xFFFF and k2 <= 0xFFFF else np.int32
     packed = np.empty((len(keys), 8), row_type)
-    packed[:, MK.B_T0:MK.B_T3 + 1] = tiles
+    packed[:, MK.B_T0 : MK.B_T3 + 1] = tiles
     MK.fill_skips(keys, tiles, packed, np.iinfo(row_type).max)
     packed[:, MK.B_EAST] = east[order]
     packed[:, MK.B_SOUTH] = south[order]
@@ -245,8 +245,9 @@ def build_macro_plan(puzzle: Puzzle, blocks: dict[str, MacroBlocks] | None = Non
     )
 
 
-def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks],
-            each_rotation: bool = False) -> tuple[list[MacroBlocks], list[int]]:
+def _tables(
+    puzzle: Puzzle, blocks: dict[str, MacroBlocks], each_rotation: bool = False
+) -> tuple[list[MacroBlocks], list[int]]:
     """The candidate tables and the table of each macro square.
 
     One table per border class (shared by its squares) without the hinted tiles, and one
@@ -257,15 +258,18 @@ def _tables(puzzle: Puzzle, blocks: dict[str, MacroBlocks],
     """
     W, H = puzzle.width, puzzle.height
     MW, MH = W // 2, H // 2
-    hint_map = {h.square: (h.tile, h.rotation if each_rotation else T.canonical_rotation(puzzle.tiles[h.tile], h.rotation))
-                for h in puzzle.hints}
+    hint_map = {
+        h.square: (h.tile, h.rotation if each_rotation else T.canonical_rotation(puzzle.tiles[h.tile], h.rotation))
+        for h in puzzle.hints
+    }
     hinted = sorted({t for t, _ in hint_map.values()})
     turned: dict[tuple[str, int], MacroBlocks] = {}
 
     def class_blocks(kind: str, turns: int) -> MacroBlocks:
         if (kind, turns) not in turned:
-            turned[(kind, turns)] = (blocks[kind] if turns == 0 else
-                                     turn_blocks(puzzle, blocks[kind], turns, normalise=not each_rotation))
+            turned[(kind, turns)] = (
+                blocks[kind] if turns == 0 else turn_blocks(puzzle, blocks[kind], turns, normalise=not each_rotation)
+            )
         return turned[(kind, turns)]
 
     tables: list[MacroBlocks] = []
@@ -322,11 +326,22 @@ class MacroSolver(Engine):
 
     name = "macro"
 
-    def __init__(self, time_limit: float | None = None, node_limit: int | None = None, symmetry: bool = False,
-                 order="rowscan", corner: str | None = None, progress: ProgressCallback | None = None,
-                 progress_interval: float = 0.5, limits: Limits | None = None, each_rotation: bool = False):
+    def __init__(
+        self,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        symmetry: bool = False,
+        order="rowscan",
+        corner: str | None = None,
+        progress: ProgressCallback | None = None,
+        progress_interval: float = 0.5,
+        limits: Limits | None = None,
+        each_rotation: bool = False,
+    ):
         if not (isinstance(order, str) and order == "rowscan"):
-            raise InputError("the macro solver searches in row scan order only (drop --order or use --solver backtrack)")
+            raise InputError(
+                "the macro solver searches in row scan order only (drop --order or use --solver backtrack)"
+            )
         if corner not in (None, "TL"):
             raise InputError("the macro solver starts from the top-left corner only (drop --corner)")
         self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
@@ -340,8 +355,16 @@ class MacroSolver(Engine):
         """Count every solution."""
         return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
-              callback=None, collect: bool = True) -> SearchResult:
+    def solve(
+        self,
+        puzzle: Puzzle,
+        k: int | None = 1,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback=None,
+        collect: bool = True,
+    ) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution; returning True stops the search.
@@ -349,8 +372,15 @@ class MacroSolver(Engine):
         check_k(k)
         return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
-                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+    def enumerate(
+        self,
+        puzzle: Puzzle,
+        callback: Callable[[Board], bool | None],
+        start=None,
+        *,
+        limits: Limits | None = None,
+        collect: bool = False,
+    ) -> SearchResult:
         """Stream every solution to ``callback``."""
         return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
@@ -389,8 +419,9 @@ class MacroSolver(Engine):
         total.seconds = driver.elapsed()
         return total
 
-    def _run_one(self, puzzle, callback, collect, record, driver: SliceDriver, total: SearchResult,
-                 owner: Puzzle | None = None) -> bool:
+    def _run_one(
+        self, puzzle, callback, collect, record, driver: SliceDriver, total: SearchResult, owner: Puzzle | None = None
+    ) -> bool:
         """One search of ``puzzle`` (the puzzle or a symmetry variant); solutions are boards
         of ``owner``, the puzzle asked about."""
         owner = puzzle if owner is None else owner
@@ -421,9 +452,27 @@ class MacroSolver(Engine):
             npd[:] = 0
             t0 = time.perf_counter()
             nodes, solutions, written, examined, status = MK.macro_search(
-                plan.blocks, plan.key_start, plan.slot_key, plan.slot_value, plan.bits, plan.k2,
-                plan.base, plan.west, plan.north, used, placed, east, south, cur, end, state,
-                np.int64(want), np.int64(want * WORK_PER_NODE), np.int64(-1 if left is None else left), out, npd,
+                plan.blocks,
+                plan.key_start,
+                plan.slot_key,
+                plan.slot_value,
+                plan.bits,
+                plan.k2,
+                plan.base,
+                plan.west,
+                plan.north,
+                used,
+                placed,
+                east,
+                south,
+                cur,
+                end,
+                state,
+                np.int64(want),
+                np.int64(want * WORK_PER_NODE),
+                np.int64(-1 if left is None else left),
+                out,
+                npd,
             )
             total.statistics["kernel_calls"] += 1
             total.statistics["kernel_seconds"] += time.perf_counter() - t0
@@ -436,7 +485,8 @@ class MacroSolver(Engine):
                 if owner is not puzzle:  # a symmetry variant: the asked puzzle's board
                     board = Board(owner, board.tiles, board.rotations)
                 boards.append(board)
-            return SliceReport(nodes=int(nodes), solutions=int(solutions), finished=status == MK.FINISHED,
-                               boards=boards)
+            return SliceReport(
+                nodes=int(nodes), solutions=int(solutions), finished=status == MK.FINISHED, boards=boards
+            )
 
         return driver.run(run_slice, callback=callback, collect=collect)

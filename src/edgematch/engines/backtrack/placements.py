@@ -36,8 +36,7 @@ def start_arrays(plan: SearchPlan, start, exact: bool):
     k = len(placed)
     if set(placed) != set(int(s) for s in plan.order[:k]):
         raise InputError(
-            f"the start board must fill exactly the first {k} squares of the search order (a prefix), "
-            "besides the hints"
+            f"the start board must fill exactly the first {k} squares of the search order (a prefix), besides the hints"
         )
     for square, (tile, rotation) in placed.items():
         used[tile] = 1

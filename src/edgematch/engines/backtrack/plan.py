@@ -119,7 +119,7 @@ class _TableBuilder:
     def key_sides(self, sides: tuple[int, ...]) -> tuple[int, ...]:
         """The longest prefix of ``sides`` whose key space fits :data:`KEY_LIMIT`."""
         k = len(sides)
-        while k and self.C ** k > KEY_LIMIT:
+        while k and self.C**k > KEY_LIMIT:
             k -= 1
         return sides[:k]
 

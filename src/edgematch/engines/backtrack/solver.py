@@ -177,8 +177,10 @@ class BacktrackSolver(Engine):
             plan.__dict__["_bits"] = bit_tables(plan, rows)
         bits = plan.__dict__["_bits"]
         if bits is None and self.kernel == "bits":
-            raise InputError("the bitboard kernel needs at most 64 tiles per class and every known side in "
-                             "the look-up key; use the list kernel (--kernel lists or auto)")
+            raise InputError(
+                "the bitboard kernel needs at most 64 tiles per class and every known side in "
+                "the look-up key; use the list kernel (--kernel lists or auto)"
+            )
         return bits
 
     def variants(self, puzzle: Puzzle) -> list[Puzzle]:
@@ -190,19 +192,33 @@ class BacktrackSolver(Engine):
         """Count every solution (of the subtree below ``start`` if given)."""
         return self._exact(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
-              callback=None, collect: bool = True) -> SearchResult:
+    def solve(
+        self,
+        puzzle: Puzzle,
+        k: int | None = 1,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback=None,
+        collect: bool = True,
+    ) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution as it is found; returning True
         stops the search (``stopped_by="callback"``).
         """
         check_k(k)
-        return self._exact(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect,
-                           record=True)
+        return self._exact(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
-                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+    def enumerate(
+        self,
+        puzzle: Puzzle,
+        callback: Callable[[Board], bool | None],
+        start=None,
+        *,
+        limits: Limits | None = None,
+        collect: bool = False,
+    ) -> SearchResult:
         """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
         return self._exact(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
@@ -234,8 +250,14 @@ class BacktrackSolver(Engine):
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         return exact_search(self, puzzle, start, driver, total, callback, collect, record, leaf)
 
-    def best(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None,
-             callback: Callable[[Board, int], bool | None] | None = None) -> SearchResult:
+    def best(
+        self,
+        puzzle: Puzzle,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback: Callable[[Board, int], bool | None] | None = None,
+    ) -> SearchResult:
         """Search for the largest score (matched inner joins) under the schedule.
 
         ``result.best_score`` / ``result.best_board`` hold the best (possibly partial)
@@ -245,6 +267,7 @@ class BacktrackSolver(Engine):
         schedule was searched, so the best score is optimal under that schedule.
         """
         total = SearchResult(solver=self.name, best_score=-1, rotations=rotation_convention(self.each_rotation))
-        driver = self.driver(total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES,
-                             slice_seconds=SLICE_SECONDS)
+        driver = self.driver(
+            total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS
+        )
         return best_search(self, puzzle, start, driver, total, callback)

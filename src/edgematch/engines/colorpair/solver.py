@@ -186,12 +186,19 @@ class ColorPairSolver(Engine):
     # ------------------------------------------------------------------ configuration
     def options(self) -> dict:
         return {
-            "heuristic": self.heuristic, "preemption": self.preemption, "backjumping": self.backjumping,
+            "heuristic": self.heuristic,
+            "preemption": self.preemption,
+            "backjumping": self.backjumping,
             "shaving": "-" if parse_shaving(self.shaving, 1) < 0 else str(self.shaving),
             "shaving_passes": self.shaving_passes,
-            "opposite_pairs": self.opposite_pairs, "contradiction": self.contradiction,
-            "instantiation": self.instantiation, "shared_edges": self.shared_edges, "cycles": self.cycles,
-            "patterns": self.patterns, "value_order": self.value_order, "each_rotation": self.each_rotation,
+            "opposite_pairs": self.opposite_pairs,
+            "contradiction": self.contradiction,
+            "instantiation": self.instantiation,
+            "shared_edges": self.shared_edges,
+            "cycles": self.cycles,
+            "patterns": self.patterns,
+            "value_order": self.value_order,
+            "each_rotation": self.each_rotation,
         }
 
     def config(self, puzzle: Puzzle) -> np.ndarray:
@@ -215,8 +222,16 @@ class ColorPairSolver(Engine):
         """Count every solution (of the subtree below ``start`` if given)."""
         return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
-    def solve(self, puzzle: Puzzle, k: int | None = 1, start=None, *, limits: Limits | None = None,
-              callback=None, collect: bool = True) -> SearchResult:
+    def solve(
+        self,
+        puzzle: Puzzle,
+        k: int | None = 1,
+        start=None,
+        *,
+        limits: Limits | None = None,
+        callback=None,
+        collect: bool = True,
+    ) -> SearchResult:
         """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
 
         ``callback(board)`` is called for each solution as it is found; returning True
@@ -225,8 +240,15 @@ class ColorPairSolver(Engine):
         check_k(k)
         return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
-    def enumerate(self, puzzle: Puzzle, callback: Callable[[Board], bool | None], start=None, *,
-                  limits: Limits | None = None, collect: bool = False) -> SearchResult:
+    def enumerate(
+        self,
+        puzzle: Puzzle,
+        callback: Callable[[Board], bool | None],
+        start=None,
+        *,
+        limits: Limits | None = None,
+        collect: bool = False,
+    ) -> SearchResult:
         """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
         return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
 
@@ -242,8 +264,9 @@ class ColorPairSolver(Engine):
         if depth < 0:
             raise InputError(f"split depth {depth} is negative")
         nodes: list[SplitNode] = []
-        result = self._run(puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth,
-                           split_out=nodes)
+        result = self._run(
+            puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth, split_out=nodes
+        )
         return nodes, result
 
     # ------------------------------------------------------------------ the run
@@ -263,8 +286,10 @@ class ColorPairSolver(Engine):
             try:
                 path = [(int(s), int(t), int(r)) for s, t, r in start]
             except (TypeError, ValueError):
-                raise InputError("start must be a Board, a mapping square -> (tile, rotation), a SplitNode "
-                                 "or a sequence of (square, tile, rotation) decisions") from None
+                raise InputError(
+                    "start must be a Board, a mapping square -> (tile, rotation), a SplitNode "
+                    "or a sequence of (square, tile, rotation) decisions"
+                ) from None
         for square, tile, rotation in path:
             if not (0 <= square < puzzle.n_squares and 0 <= tile < puzzle.n_tiles and 0 <= rotation < 4):
                 raise InputError(f"bad decision (square {square}, tile {tile + 1}, rotation {rotation})")
@@ -275,13 +300,14 @@ class ColorPairSolver(Engine):
         path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int64).reshape(-1, 2)
         return squares, tiles, rotations, path_array
 
-    def _run(self, puzzle, start, limits: Limits, callback, collect, record, leaf_depth=None,
-             split_out=None) -> SearchResult:
+    def _run(
+        self, puzzle, start, limits: Limits, callback, collect, record, leaf_depth=None, split_out=None
+    ) -> SearchResult:
         result = SearchResult(solver=self.name, rotations=rotation_convention(self.each_rotation))
         cfg = self.config(puzzle)
         squares, tiles, rotations, path = self._root(puzzle, start)
         M, layout = _fresh_state(puzzle, cfg, self.each_rotation)
-        stat = M[STATS:STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
+        stat = M[STATS : STATS + len(STAT_NAMES)]  # a view: the statistics as the kernel updates them
         npd = layout.view(M, NPD)[0]
         driver = self.driver(result, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         ok = K.place_root(M, squares, tiles, rotations)
@@ -317,8 +343,9 @@ class ColorPairSolver(Engine):
                 board = Board.from_codes(puzzle, out_boards[row])
                 if split_out is not None and not board.is_complete:
                     pairs = out_paths[row].reshape(-1, 2)
-                    split_out.append(SplitNode(board, prefix + tuple(
-                        (int(s), int(v) >> 2, int(v) & 3) for s, v in pairs)))
+                    split_out.append(
+                        SplitNode(board, prefix + tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in pairs))
+                    )
                     continue
                 boards.append(board)
             solutions = int(stat[STAT["solutions"]])
@@ -327,8 +354,13 @@ class ColorPairSolver(Engine):
                 if st_rows != out_boards.shape[0]:
                     out_boards = np.zeros((st_rows, puzzle.n_squares), np.int32)
                     out_paths = np.zeros((st_rows, out_paths.shape[1]), np.int32)
-            return SliceReport(nodes=int(stat[STAT["nodes"]]) - nodes_before, solutions=solutions - solutions_before,
-                               finished=status == K.FINISHED, boards=boards, deepest=int(stat[STAT["max_level"]]))
+            return SliceReport(
+                nodes=int(stat[STAT["nodes"]]) - nodes_before,
+                solutions=solutions - solutions_before,
+                finished=status == K.FINISHED,
+                boards=boards,
+                deepest=int(stat[STAT["max_level"]]),
+            )
 
         if driver.run(run_slice, callback=callback, collect=collect):
             result.complete = True
@@ -364,14 +396,12 @@ def _fresh_state(puzzle: Puzzle, cfg: np.ndarray, each_rotation: bool = False):
     entry = _STATES.get(key)
     if entry is None:
         M, layout = build_state(puzzle, opposite=bool(cfg[CFG_OPPOSITE]), each_rotation=each_rotation)
-        M[CFG:CFG + CFG_SIZE] = cfg
+        M[CFG : CFG + CFG_SIZE] = cfg
         K.init_state(M)  # reads only the opposite-pairs switch
         if len(_STATES) >= _STATES_KEPT:
             _STATES.pop(next(iter(_STATES)))
         entry = _STATES[key] = (M, layout)
     template, layout = entry
     M = template.copy()
-    M[CFG:CFG + CFG_SIZE] = cfg
+    M[CFG : CFG + CFG_SIZE] = cfg
     return M, layout
-
-

@@ -42,18 +42,18 @@ from ...model import tiles as T
 
 # ---------------------------------------------------------------------------- config
 # cfg: one int64 array of switches and parameters read by the kernel.
-CFG_OPPOSITE = 0        # opposite colour pairs as well as clockwise ones
-CFG_CONTRADICTION = 1   # |Offer| < |Demand| fails
-CFG_INSTANTIATION = 2   # |Offer| = |Demand| = 1 places the tile
-CFG_PREEMPTION = 3      # |Offer| = |Demand| tags the offered tiles (section 4.1)
-CFG_SHARED_EDGES = 4    # shared-edges upper bound h(M) per colour (section 4.2)
-CFG_CYCLES = 5          # border-colour cycle detection (section 4.2)
-CFG_PATTERNS = 6        # pattern priorities of section 5.1
-CFG_BACKJUMP = 7        # conflict-directed backjumping (section 5.2)
-CFG_SHAVE = 8           # shaving limit L (-1: no shaving)
-CFG_HEURISTIC = 9       # see HEURISTICS
-CFG_VALUE_ORDER = 10    # see VALUE_ORDERS
-CFG_SHAVE_REPEAT = 11   # shaving passes repeat until one places nothing (0: one pass per node)
+CFG_OPPOSITE = 0  # opposite colour pairs as well as clockwise ones
+CFG_CONTRADICTION = 1  # |Offer| < |Demand| fails
+CFG_INSTANTIATION = 2  # |Offer| = |Demand| = 1 places the tile
+CFG_PREEMPTION = 3  # |Offer| = |Demand| tags the offered tiles (section 4.1)
+CFG_SHARED_EDGES = 4  # shared-edges upper bound h(M) per colour (section 4.2)
+CFG_CYCLES = 5  # border-colour cycle detection (section 4.2)
+CFG_PATTERNS = 6  # pattern priorities of section 5.1
+CFG_BACKJUMP = 7  # conflict-directed backjumping (section 5.2)
+CFG_SHAVE = 8  # shaving limit L (-1: no shaving)
+CFG_HEURISTIC = 9  # see HEURISTICS
+CFG_VALUE_ORDER = 10  # see VALUE_ORDERS
+CFG_SHAVE_REPEAT = 11  # shaving passes repeat until one places nothing (0: one pass per node)
 CFG_SIZE = 12
 
 HEURISTICS = {
@@ -67,26 +67,26 @@ VALUE_ORDERS = {"tile": 0, "probability": 1, "reverse": 2}
 
 # ---------------------------------------------------------------------------- statistics
 STAT_NAMES = (
-    "nodes",               # every (tile, rotation) placed, see docs/colorpair.md
-    "decisions",           # placements made by branching
-    "propagated",          # placements forced by the instantiation rule
-    "probes",              # shaving probes (a tentative placement, then undone)
+    "nodes",  # every (tile, rotation) placed, see docs/colorpair.md
+    "decisions",  # placements made by branching
+    "propagated",  # placements forced by the instantiation rule
+    "probes",  # shaving probes (a tentative placement, then undone)
     "shaving_placements",  # placements forced by shaving (exactly one value survived)
-    "shaving_failures",    # nodes failed because every value of some square failed its probe
-    "backjumps",           # exhausted levels left by jumping over at least one level
-    "levels_skipped",      # levels jumped over, summed
-    "fail_pair",           # contradiction rule |Offer| < |Demand|
+    "shaving_failures",  # nodes failed because every value of some square failed its probe
+    "backjumps",  # exhausted levels left by jumping over at least one level
+    "levels_skipped",  # levels jumped over, summed
+    "fail_pair",  # contradiction rule |Offer| < |Demand|
     "fail_instantiation",  # the only tile left for a square does not fit it
-    "fail_shared_edges",   # shared-edges bound h(M)
-    "fail_cycle",          # border-colour cycle
-    "fail_empty_square",   # chosen square with no candidate (3 or 4 neighbours)
-    "preemptions",         # preemption events (a pair reached |Offer| = |Demand|)
-    "preempted_tiles",     # tiles tagged by those events
+    "fail_shared_edges",  # shared-edges bound h(M)
+    "fail_cycle",  # border-colour cycle
+    "fail_empty_square",  # chosen square with no candidate (3 or 4 neighbours)
+    "preemptions",  # preemption events (a pair reached |Offer| = |Demand|)
+    "preempted_tiles",  # tiles tagged by those events
     "solutions",
-    "leaves",              # split boards emitted
+    "leaves",  # split boards emitted
     "max_level",
-    "pattern_choices",     # branching squares chosen by a pattern of section 5.1
-    "pair_choices",        # branching squares chosen by the pair heuristic
+    "pattern_choices",  # branching squares chosen by a pattern of section 5.1
+    "pair_choices",  # branching squares chosen by the pair heuristic
 )
 STAT = {name: i for i, name in enumerate(STAT_NAMES)}
 N_STATS = len(STAT_NAMES)
@@ -98,44 +98,93 @@ N_STATS = len(STAT_NAMES)
 # (``STATS + STAT[name]``), the switches (``CFG + CFG_*``), a header of one (offset,
 # width) pair per table (``HDR + 2 * table``), then the tables, each a matrix stored row
 # by row.  Kernels read ``get(M, table, i)`` / ``get2(M, table, i, j)``.
-SC_COUNT3 = 0        # empty squares with 3 or 4 known sides
-SC_DP_N = 1          # size of the set of demanded pairs
-SC_TRAIL = 2         # trail length
-SC_PLACED = 3        # placed squares
+SC_COUNT3 = 0  # empty squares with 3 or 4 known sides
+SC_DP_N = 1  # size of the set of demanded pairs
+SC_TRAIL = 2  # trail length
+SC_PLACED = 3  # placed squares
 SC_FRAME_PLACED = 4  # placed frame squares
 SC_QHEAD = 5
 SC_QTAIL = 6
-SC_ROOT_PLACED = 7   # placements before the search (hints, start board)
-SC_N = 8             # squares
-SC_NT = 9            # tiles
-SC_C = 10            # colours (grey included)
-SC_P = 11            # pair ids
-SC_NFRAME = 12       # frame squares
-SC_PRE_OFF = 13      # first row of the preemption explanations in BITS
-SC_ACC_OFF = 14      # first row of the level conflict sets in BITS
-SC_MISC_OFF = 15     # first row of the scratch bitsets in BITS
-SC_W = 16            # words per bitset
+SC_ROOT_PLACED = 7  # placements before the search (hints, start board)
+SC_N = 8  # squares
+SC_NT = 9  # tiles
+SC_C = 10  # colours (grey included)
+SC_P = 11  # pair ids
+SC_NFRAME = 12  # frame squares
+SC_PRE_OFF = 13  # first row of the preemption explanations in BITS
+SC_ACC_OFF = 14  # first row of the level conflict sets in BITS
+SC_MISC_OFF = 15  # first row of the scratch bitsets in BITS
+SC_W = 16  # words per bitset
 SC_SIZE = 17
 STATS = SC_SIZE
 CFG = STATS + N_STATS
 HDR = CFG + CFG_SIZE
 
 # tables: vectors (one entry per square, pair, tile or colour) ...
-(SQ_TILE, SQ_ROT, NKNOWN, NSURR, ORDER_OF, LEVEL_OF, IS_DEC, FRAME_SQ,
- LV_CELL, LV_PAIR, LV_MARK, LV_NCAND, LV_IDX, LV_HADSOL,
- OSIZE, OFULL, NPRE, DSIZE, DP_EL, DP_POS, QUEUE, IN_Q,
- NROT, NTP, PRE_BY, TILE_SQ,
- REM_EDGES, DEM_EDGES, REM_TILES, FM, FDEM, NFTILES, CYC_COLS, HVAL, TRAIL, PCAND, PDBUF, WHY_P, TAG_POS, NPD,
- # ... and matrices
- KNOWN, NBR, FRAME_SIDE, SQ_DEM,            # square x side (or slot)
- TILES, ROTS, TPAIRS, TCOLS, TCOLCNT, TFRAME,  # tile x 6
- SHOWN,                                     # tile x (rotation * 4 + side)
- OEL, OSTART, TOPOS, TOSAV,                 # Offer sets: members of every pair, one after another
- DEL, SQPOS, SQSAV,                         # Demand sets: pair x square; positions by square slot
- LVC,                                       # candidates: level x value
- FT,                                        # tiles with a frame side of a colour: colour x tile
- BITS,                                      # bitsets: row x word
- ) = range(61)
+(
+    SQ_TILE,
+    SQ_ROT,
+    NKNOWN,
+    NSURR,
+    ORDER_OF,
+    LEVEL_OF,
+    IS_DEC,
+    FRAME_SQ,
+    LV_CELL,
+    LV_PAIR,
+    LV_MARK,
+    LV_NCAND,
+    LV_IDX,
+    LV_HADSOL,
+    OSIZE,
+    OFULL,
+    NPRE,
+    DSIZE,
+    DP_EL,
+    DP_POS,
+    QUEUE,
+    IN_Q,
+    NROT,
+    NTP,
+    PRE_BY,
+    TILE_SQ,
+    REM_EDGES,
+    DEM_EDGES,
+    REM_TILES,
+    FM,
+    FDEM,
+    NFTILES,
+    CYC_COLS,
+    HVAL,
+    TRAIL,
+    PCAND,
+    PDBUF,
+    WHY_P,
+    TAG_POS,
+    NPD,
+    # ... and matrices
+    KNOWN,
+    NBR,
+    FRAME_SIDE,
+    SQ_DEM,  # square x side (or slot)
+    TILES,
+    ROTS,
+    TPAIRS,
+    TCOLS,
+    TCOLCNT,
+    TFRAME,  # tile x 6
+    SHOWN,  # tile x (rotation * 4 + side)
+    OEL,
+    OSTART,
+    TOPOS,
+    TOSAV,  # Offer sets: members of every pair, one after another
+    DEL,
+    SQPOS,
+    SQSAV,  # Demand sets: pair x square; positions by square slot
+    LVC,  # candidates: level x value
+    FT,  # tiles with a frame side of a colour: colour x tile
+    BITS,  # bitsets: row x word
+) = range(61)
 N_TABLES = 61
 # scratch rows of BITS after M[SC_MISC_OFF]
 B_FEXP, B_TMP1, B_TMP2, B_SHACC = range(4)
@@ -158,7 +207,7 @@ class Layout:
     def view(self, M: np.ndarray, tab: int) -> np.ndarray:
         rows, width = self.shapes[tab]
         start = self.offsets[tab]
-        return M[start:start + rows * width].reshape(rows, width)
+        return M[start : start + rows * width].reshape(rows, width)
 
 
 def h_table(limit: int) -> np.ndarray:
@@ -248,13 +297,31 @@ def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = Fal
 
     vec = max(n + nt + 2, P + 1, maxc + 1, L + 1, C + 2, nt + 2)
     shapes = {tab: (1, vec) for tab in range(NPD + 1)}
-    shapes.update({
-        KNOWN: (n, 6), NBR: (n, 6), FRAME_SIDE: (n, 6), SQ_DEM: (n, 6),
-        TILES: (nt, 6), ROTS: (nt, 6), TPAIRS: (nt, 6), TCOLS: (nt, 6), TCOLCNT: (nt, 6), TFRAME: (nt, 6),
-        SHOWN: (nt, 16), OEL: (1, 6 * nt), OSTART: (1, P + 1), TOPOS: (nt, 6), TOSAV: (nt, 6),
-        DEL: (P, n), SQPOS: (n, 6), SQSAV: (n, 6),
-        LVC: (L, maxc), FT: (C, maxf), BITS: (n + nt + L + N_MISC, nwords),
-    })
+    shapes.update(
+        {
+            KNOWN: (n, 6),
+            NBR: (n, 6),
+            FRAME_SIDE: (n, 6),
+            SQ_DEM: (n, 6),
+            TILES: (nt, 6),
+            ROTS: (nt, 6),
+            TPAIRS: (nt, 6),
+            TCOLS: (nt, 6),
+            TCOLCNT: (nt, 6),
+            TFRAME: (nt, 6),
+            SHOWN: (nt, 16),
+            OEL: (1, 6 * nt),
+            OSTART: (1, P + 1),
+            TOPOS: (nt, 6),
+            TOSAV: (nt, 6),
+            DEL: (P, n),
+            SQPOS: (n, 6),
+            SQSAV: (n, 6),
+            LVC: (L, maxc),
+            FT: (C, maxf),
+            BITS: (n + nt + L + N_MISC, nwords),
+        }
+    )
     layout = Layout(shapes)
     M = np.zeros(layout.size, np.int64)
     for tab in range(N_TABLES):
@@ -275,13 +342,13 @@ def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = Fal
     table(TCOLS)[:] = -1
     table(TFRAME)[:] = -1
     for r in range(4):
-        table(SHOWN)[:, 4 * r:4 * r + 4] = np.roll(tiles, r, axis=1)
+        table(SHOWN)[:, 4 * r : 4 * r + 4] = np.roll(tiles, r, axis=1)
     for t in range(nt):
         d = T.placement_rotations(tiles[t], each_rotation)
         vector(NROT)[t] = len(d)
-        table(ROTS)[t, :len(d)] = d
+        table(ROTS)[t, : len(d)] = d
         vector(NTP)[t] = len(tile_pairs[t])
-        table(TPAIRS)[t, :len(tile_pairs[t])] = tile_pairs[t]
+        table(TPAIRS)[t, : len(tile_pairs[t])] = tile_pairs[t]
         table(TFRAME)[t, :2] = frame_edges[t]
         distinct = sorted(set(int(c) for c in tiles[t]))
         for i, c in enumerate(distinct):
@@ -307,7 +374,7 @@ def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = Fal
     table(FT)[:] = -1
     for c, lst in enumerate(ftiles):
         vector(NFTILES)[c] = len(lst)
-        table(FT)[c, :len(lst)] = lst
+        table(FT)[c, : len(lst)] = lst
 
     table(NBR)[:] = -1
     table(KNOWN)[:] = -1
@@ -315,8 +382,12 @@ def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = Fal
     for s in range(n):
         row, col = divmod(s, W)
         out = T.outer_sides(s, W, H)
-        neighbours = (s - W if row > 0 else -1, s + 1 if col < W - 1 else -1,
-                      s + W if row < H - 1 else -1, s - 1 if col > 0 else -1)
+        neighbours = (
+            s - W if row > 0 else -1,
+            s + 1 if col < W - 1 else -1,
+            s + W if row < H - 1 else -1,
+            s - 1 if col > 0 else -1,
+        )
         table(NBR)[s, :4] = neighbours
         for side in range(4):
             if out[side]:
@@ -334,7 +405,7 @@ def build_state(puzzle: Puzzle, opposite: bool = True, each_rotation: bool = Fal
     vector(TILE_SQ)[:nt] = -1
     vector(PRE_BY)[:nt] = -1
     vector(DP_POS)[:P] = -1
-    vector(HVAL)[:nt + 2] = h_table(nt + 1)
+    vector(HVAL)[: nt + 2] = h_table(nt + 1)
 
     M[SC_N] = n
     M[SC_NT] = nt
