@@ -70,3 +70,16 @@ def test_the_first_slice_is_warming_and_later_ones_are_not():
 
     assert SliceDriver(SearchResult(), Limits(), stop=stop).run(run_slice)
     assert seen == [True, False, False] and not stop.warming
+
+
+def test_a_signal_while_the_tabu_kernels_compile_saves_the_optimize_run(tmp_path):
+    """A cold optimize spends its first batch in the compiler: Ctrl-C there still ends the
+    run at once, recorded (resumable) and reported, with status 130."""
+    db = tmp_path / "runs.sqlite"
+    code, out, err = interrupt(["optimize", "e2", "--start-method", "random", "--time-limit", "120", "--db", db,
+                                "--json", "--quiet"], after_cpu_seconds=1.0,
+                               env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+    assert code == 130, err
+    data = json.loads(out)
+    assert data["stopped_by"] == "interrupted" and data["status"] == "interrupted" and data["run_id"] == 1
+    assert f"'edgematch optimize --resume {data['run_id']}' continues it" in err

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..engines.base import Limits, StopFlag
+from ..engines.base import Limits, StopFlag, StopReason
 from ..errors import InputError
 from ..model import Board, Puzzle
 from . import tabu_kernel as K
@@ -540,6 +540,7 @@ class TabuVLNS:
 
         started = time.perf_counter()
         base_elapsed = state.elapsed
+        moves_at_start = state.moves
         batch = 256
         stopped_by = None
         last_best = state.best_score
@@ -558,7 +559,19 @@ class TabuVLNS:
                 end = min(end, max(int(c[K.BEST_MOVE]), int(c[K.SEGMENT_START])) + self.params.restart_after)
             moves_before = state.moves
             t0 = time.perf_counter()
-            code = run_batch(end, target)
+            if stop is not None and state.moves == moves_at_start:
+                # the first batch compiles the kernels (seconds on a cold cache): a signal
+                # then interrupts the compiler at once (see StopFlag.warming)
+                stop.warming = True
+                try:
+                    code = run_batch(end, target)
+                except KeyboardInterrupt:
+                    stopped_by = str(StopReason.INTERRUPTED)
+                    break
+                finally:
+                    stop.working()
+            else:
+                code = run_batch(end, target)
             now = time.perf_counter()
             spent = now - t0
             state.elapsed = base_elapsed + (now - started)
