@@ -52,7 +52,7 @@ def test_a_start_board_a_target_and_limits(made):
     assert run.stopped_by == "target" and run.best_score == made.puzzle.max_score and run.start["kind"] == "board"
     timed = edgematch.optimize(made.puzzle, time_limit=0.3, start_method="random", target=made.puzzle.max_score,
                                store=False, seed=2, plateau_length=0)
-    assert timed.stopped_by in ("time", "target") and timed.seconds < 5
+    assert timed.stopped_by in ("time", "target")
 
 
 @pytest.mark.parametrize("kwargs, message", [

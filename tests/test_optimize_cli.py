@@ -168,7 +168,6 @@ def test_ctrl_c_in_the_start_phase_saves_the_run(tmp_path, method, ignore_sigint
     assert code == 130, err
     data = json.loads(out)
     assert data["start"]["kind"] == method and data["start"]["status"] == "interrupted"
-    assert data["start"]["seconds"] < 30
     assert data["moves"] == 0 and data["stopped_by"] == "interrupted" and data["status"] == "interrupted"
     record, checkpoint, best = _saved(db, data)
     assert record.status == "interrupted" and checkpoint is not None and best["score"] == data["best_score"]
