@@ -17,33 +17,34 @@ from ...model import tiles as T
 
 
 def fill_board(board: Board) -> Board:
-    """A complete board holding ``board``'s tiles plus the remaining ones, placed greedily."""
+    """A complete board holding ``board``'s tiles plus the remaining ones, placed greedily
+    (ties go to the lowest tile, then the lowest rotation)."""
     puzzle = board.puzzle
     W, H = puzzle.width, puzzle.height
     result = board.copy()
-    used = set(int(t) for t in result.tiles if t >= 0)
-    free = [t for t in range(puzzle.n_tiles) if t not in used]
+    rotated = T.rotated_table(np.asarray(puzzle.tiles))  # (tile, rotation, side)
+    grey = rotated == T.GREY
+    free = np.ones(puzzle.n_tiles, dtype=bool)
+    free[result.tiles[result.tiles >= 0]] = False
     edges = result.edges()
+    fits: dict[tuple[bool, ...], np.ndarray] = {}  # per border pattern: (tile, rotation) facing it right
     for square in range(puzzle.n_squares):
         if result.tiles[square] >= 0:
             continue
+        outer = T.outer_sides(square, W, H)
+        if outer not in fits:
+            fits[outer] = (grey == np.array(outer)).all(axis=2)
         r, c = divmod(square, W)
-        want = []  # (side, colour the neighbour shows towards us)
+        matched = np.zeros(rotated.shape[:2], dtype=np.int64)
         for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
             rr, cc = r + dr, c + dc
             if 0 <= rr < H and 0 <= cc < W and result.tiles[rr * W + cc] >= 0:
-                want.append((side, int(edges[rr * W + cc, (side + 2) % 4])))
-        best = None
-        for tile in free:
-            for rotation in T.border_rotations(puzzle.tiles[tile], square, W, H):
-                shown = T.rotate(puzzle.tiles[tile], rotation)
-                matched = sum(int(shown[s]) == colour for s, colour in want)
-                if best is None or matched > best[0]:
-                    best = (matched, tile, rotation, shown)
-        if best is None:  # cannot happen for a valid puzzle: kinds always balance
+                matched += rotated[:, :, side] == edges[rr * W + cc, (side + 2) % 4]
+        matched[~(fits[outer] & free[:, None])] = -1
+        tile, rotation = divmod(int(np.argmax(matched)), 4)
+        if matched[tile, rotation] < 0:  # cannot happen for a valid puzzle: kinds always balance
             raise RuntimeError(f"no remaining tile fits square {square}")
-        _, tile, rotation, shown = best
         result.place(square, tile, rotation)
-        edges[square] = np.asarray(shown)
-        free.remove(tile)
+        edges[square] = rotated[tile, rotation]
+        free[tile] = False
     return result
