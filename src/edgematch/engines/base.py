@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..model import Board, Puzzle
+from ..model.symmetry import symmetry_variants
 from .result import SearchResult
 
 ProgressCallback = Callable[[dict], None]
@@ -339,7 +340,8 @@ class Engine:
     stop: StopFlag | None = None
 
     def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
-        raise self.cannot("count solutions")
+        """Count every solution (of the subtree below ``start`` if given)."""
+        return self._search(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
 
     def solve(
         self,
@@ -351,7 +353,14 @@ class Engine:
         callback: Callable[[Board], Any] | None = None,
         collect: bool = True,
     ) -> SearchResult:
-        raise self.cannot("list solutions")
+        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
+
+        ``callback(board)`` is called for each solution as it is found; returning True
+        stops the search (``stopped_by="callback"``).  ``collect=False`` keeps no boards
+        (for streaming many solutions).
+        """
+        check_k(k)
+        return self._search(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
 
     def enumerate(
         self,
@@ -362,7 +371,14 @@ class Engine:
         limits: Limits | None = None,
         collect: bool = False,
     ) -> SearchResult:
-        raise self.cannot("enumerate solutions")
+        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
+        return self._search(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
+
+    def _search(self, puzzle: Puzzle, start, limits: Limits, *, callback, collect: bool, record: bool) -> SearchResult:
+        """The exact search behind ``count``, ``solve`` and ``enumerate``, which an engine
+        supplies: every solution below ``start`` within ``limits``; ``record`` builds the
+        solutions' boards (for ``callback``, and kept in the result when ``collect``)."""
+        raise self.cannot("count or list solutions")
 
     def best(
         self,
@@ -378,6 +394,11 @@ class Engine:
         raise self.cannot("split a search into subtrees")
 
     # ------------------------------------------------------------------ helpers
+    def variants(self, puzzle: Puzzle) -> list[Puzzle]:
+        """The puzzles to search: the puzzle itself, or with ``symmetry`` its symmetry-broken
+        versions (whose counts add up to the raw count divided by the board's rotations)."""
+        return symmetry_variants(puzzle) if getattr(self, "symmetry", False) else [puzzle]
+
     def cannot(self, what: str) -> InputError:
         return InputError(f"the {self.name} solver cannot {what}")
 

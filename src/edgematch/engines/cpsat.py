@@ -37,8 +37,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..model import Board, Hint, Puzzle
 from ..model import tiles as T
-from ..model.symmetry import symmetry_variants
-from .base import Engine, Limits, check_k
+from .base import Engine, Limits
 from .result import SearchResult
 from .start import start_placements
 
@@ -184,54 +183,15 @@ class CpSatSolver(Engine):
         self.symmetry = symmetry
         self.each_rotation = bool(each_rotation)
 
-    def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
-        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
-        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
-
     @staticmethod
     def _checked(limits: Limits) -> Limits:
         if limits.nodes is not None:
             raise InputError("the cpsat solver has no node limit (use --time-limit)")
         return limits
 
-    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
-        """Count every solution (of the subtree below ``start`` if given)."""
-        return self._run(puzzle, start, self._checked(self.call_limits(limits)), keep=0)
-
-    def solve(
-        self,
-        puzzle: Puzzle,
-        k: int | None = 1,
-        start=None,
-        *,
-        limits: Limits | None = None,
-        callback=None,
-        collect: bool = True,
-    ) -> SearchResult:
-        """The first ``k`` solutions as boards (``k=None``: all of them).
-
-        ``callback(board)`` is called for every solution as it is found; returning True
-        stops the search (``stopped_by="callback"``).  ``collect=False`` keeps no boards
-        (for streaming many solutions), as in the backtracking engine.
-        """
-        check_k(k)
-        return self._run(
-            puzzle, start, self._checked(self.call_limits(limits, k)), keep=k if collect else 0, callback=callback
-        )
-
-    def enumerate(
-        self,
-        puzzle: Puzzle,
-        callback: Callable[[Board], bool | None],
-        start=None,
-        *,
-        limits: Limits | None = None,
-        collect: bool = False,
-    ) -> SearchResult:
-        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._run(
-            puzzle, start, self._checked(self.call_limits(limits)), keep=None if collect else 0, callback=callback
-        )
+    def _search(self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record) -> SearchResult:
+        keep = limits.solutions if record and collect else 0  # boards kept: the k wanted, or all (None)
+        return self._run(puzzle, start, self._checked(limits), keep=keep, callback=callback if record else None)
 
     def _rooted(self, puzzle: Puzzle, start) -> Puzzle:
         """The puzzle with the start board's placements fixed like hints (the subtree below it)."""
@@ -259,7 +219,7 @@ class CpSatSolver(Engine):
                 "solver_wall_seconds": 0.0,
             },
         )
-        for variant in self._variants(puzzle):
+        for variant in self.variants(puzzle):
             left = None if limits.time is None else limits.time - (time.perf_counter() - start)
             want = None if stop_after is None else stop_after - total.solutions
             want_boards = None if keep is None else keep - len(total.boards)

@@ -37,8 +37,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model import tiles as T
-from ...model.symmetry import symmetry_variants
-from ..base import Engine, Limits, SliceDriver, SliceReport, check_k
+from ..base import Engine, Limits, SliceDriver, SliceReport
 from ..result import SearchResult
 from . import macro_kernel as MK
 from .macro import MacroBlocks, macro_blocks, turn_blocks
@@ -351,48 +350,11 @@ class MacroSolver(Engine):
         self.progress_interval = progress_interval
 
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
-        """Count every solution."""
-        return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
-
-    def solve(
-        self,
-        puzzle: Puzzle,
-        k: int | None = 1,
-        start=None,
-        *,
-        limits: Limits | None = None,
-        callback=None,
-        collect: bool = True,
-    ) -> SearchResult:
-        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
-
-        ``callback(board)`` is called for each solution; returning True stops the search.
-        """
-        check_k(k)
-        return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
-
-    def enumerate(
-        self,
-        puzzle: Puzzle,
-        callback: Callable[[Board], bool | None],
-        start=None,
-        *,
-        limits: Limits | None = None,
-        collect: bool = False,
-    ) -> SearchResult:
-        """Stream every solution to ``callback``."""
-        return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
-
     def plan(self, puzzle: Puzzle) -> MacroPlan:
         return build_macro_plan(puzzle, each_rotation=self.each_rotation)
 
     # ------------------------------------------------------------------ driver
-    def _variants(self, puzzle: Puzzle) -> list[Puzzle]:
-        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
-        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
-
-    def _run(self, puzzle: Puzzle, start, limits: Limits, callback, collect, record) -> SearchResult:
+    def _search(self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record) -> SearchResult:
         if start is not None:
             raise self.cannot("start from a partial board yet (use --solver backtrack for --start)")
         check_macro_size(puzzle)
@@ -408,7 +370,7 @@ class MacroSolver(Engine):
             "symmetry": bool(self.symmetry),
         }
         complete = True
-        for variant in self._variants(puzzle):
+        for variant in self.variants(puzzle):
             done = self._run_one(variant, callback, collect, record, driver, total, owner=puzzle)
             complete = complete and done
             wanted = driver.solutions_left()

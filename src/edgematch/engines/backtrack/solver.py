@@ -24,9 +24,8 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
-from ...model.symmetry import symmetry_variants
 from ...model.tiles import rotation_convention
-from ..base import Engine, Limits, check_k
+from ..base import Engine, Limits
 from ..result import SearchResult
 from .best import best_search
 from .bit_kernel import bit_tables
@@ -183,45 +182,7 @@ class BacktrackSolver(Engine):
             )
         return bits
 
-    def variants(self, puzzle: Puzzle) -> list[Puzzle]:
-        """The puzzles to search: the puzzle itself, or its symmetry-broken versions."""
-        return symmetry_variants(puzzle) if self.symmetry else [puzzle]
-
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
-        """Count every solution (of the subtree below ``start`` if given)."""
-        return self._exact(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
-
-    def solve(
-        self,
-        puzzle: Puzzle,
-        k: int | None = 1,
-        start=None,
-        *,
-        limits: Limits | None = None,
-        callback=None,
-        collect: bool = True,
-    ) -> SearchResult:
-        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
-
-        ``callback(board)`` is called for each solution as it is found; returning True
-        stops the search (``stopped_by="callback"``).
-        """
-        check_k(k)
-        return self._exact(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
-
-    def enumerate(
-        self,
-        puzzle: Puzzle,
-        callback: Callable[[Board], bool | None],
-        start=None,
-        *,
-        limits: Limits | None = None,
-        collect: bool = False,
-    ) -> SearchResult:
-        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._exact(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
-
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Board], SearchResult]:
         """All valid partial boards filling the first ``depth`` squares of the order.
 
@@ -237,7 +198,7 @@ class BacktrackSolver(Engine):
         if not 0 <= depth <= len(squares):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
         boards: list[Board] = []
-        result = self._exact(puzzle, start, Limits(), callback=boards.append, collect=False, record=True, leaf=depth)
+        result = self._search(puzzle, start, Limits(), callback=boards.append, collect=False, record=True, leaf=depth)
         # every leaf of the cut is a subtree (counted by its own search), none a solution here:
         # the same meaning as the ColorPair engine's split
         result.statistics["subtrees"] = result.solutions
@@ -245,7 +206,7 @@ class BacktrackSolver(Engine):
         return boards, result
 
     # ------------------------------------------------------------------ the drivers
-    def _exact(self, puzzle, start, limits: Limits, callback, collect, record, leaf=None) -> SearchResult:
+    def _search(self, puzzle, start, limits: Limits, *, callback, collect, record, leaf=None) -> SearchResult:
         total = SearchResult(solver=self.name, rotations=rotation_convention(self.each_rotation))
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         return exact_search(self, puzzle, start, driver, total, callback, collect, record, leaf)

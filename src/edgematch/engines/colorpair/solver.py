@@ -26,7 +26,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.tiles import rotation_convention
-from ..base import Engine, Limits, SliceReport, check_k
+from ..base import Engine, Limits, SliceReport
 from ..result import SearchResult
 from ..start import start_placements
 from . import search as K
@@ -218,40 +218,6 @@ class ColorPairSolver(Engine):
         return cfg
 
     # ------------------------------------------------------------------ public modes
-    def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
-        """Count every solution (of the subtree below ``start`` if given)."""
-        return self._run(puzzle, start, self.call_limits(limits), callback=None, collect=False, record=False)
-
-    def solve(
-        self,
-        puzzle: Puzzle,
-        k: int | None = 1,
-        start=None,
-        *,
-        limits: Limits | None = None,
-        callback=None,
-        collect: bool = True,
-    ) -> SearchResult:
-        """The first ``k`` solutions (all with ``k=None``) as Boards in ``result.boards``.
-
-        ``callback(board)`` is called for each solution as it is found; returning True
-        stops the search (``stopped_by="callback"``).
-        """
-        check_k(k)
-        return self._run(puzzle, start, self.call_limits(limits, k), callback=callback, collect=collect, record=True)
-
-    def enumerate(
-        self,
-        puzzle: Puzzle,
-        callback: Callable[[Board], bool | None],
-        start=None,
-        *,
-        limits: Limits | None = None,
-        collect: bool = False,
-    ) -> SearchResult:
-        """Stream every solution to ``callback`` (boards are not kept unless ``collect``)."""
-        return self._run(puzzle, start, self.call_limits(limits), callback=callback, collect=collect, record=True)
-
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[SplitNode], SearchResult]:
         """The search tree cut after ``depth`` decisions: the consistent nodes at that depth.
 
@@ -264,7 +230,7 @@ class ColorPairSolver(Engine):
         if depth < 0:
             raise InputError(f"split depth {depth} is negative")
         nodes: list[SplitNode] = []
-        result = self._run(
+        result = self._search(
             puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth, split_out=nodes
         )
         return nodes, result
@@ -300,8 +266,8 @@ class ColorPairSolver(Engine):
         path_array = np.array([(s, t * 4 + r) for s, t, r in path], np.int64).reshape(-1, 2)
         return squares, tiles, rotations, path_array
 
-    def _run(
-        self, puzzle, start, limits: Limits, callback, collect, record, leaf_depth=None, split_out=None
+    def _search(
+        self, puzzle, start, limits: Limits, *, callback, collect, record, leaf_depth=None, split_out=None
     ) -> SearchResult:
         result = SearchResult(solver=self.name, rotations=rotation_convention(self.each_rotation))
         cfg = self.config(puzzle)
