@@ -21,7 +21,8 @@ import pytest
 
 import edgematch
 from edgematch.engines.backtrack.solver import BacktrackSolver
-from edgematch.engines.colorpair import HEURISTICS, VALUE_ORDERS, ColorPairSolver, SplitNode
+from edgematch.engines.base import Subtree
+from edgematch.engines.colorpair import HEURISTICS, VALUE_ORDERS, ColorPairSolver
 from edgematch.engines.colorpair.tables import h_table
 from edgematch.errors import InputError
 from edgematch.generator import default_colours, generate
@@ -328,7 +329,7 @@ def test_split_parts_add_up(medium):
         solver = ColorPairSolver(backjumping=backjumping, shaving=1)
         whole = solver.count(medium)
         parts, prefix = solver.split(medium, 3)
-        assert parts and all(isinstance(p, SplitNode) and len(p.path) == 3 for p in parts)
+        assert parts and all(isinstance(p, Subtree) and len(p.path) == 3 for p in parts)
         counts = [solver.count(medium, start=p) for p in parts]
         assert prefix.solutions + sum(c.solutions for c in counts) == whole.solutions
         total_nodes = prefix.nodes + sum(c.nodes for c in counts)
@@ -337,9 +338,10 @@ def test_split_parts_add_up(medium):
         else:
             assert total_nodes == whole.nodes
         for part in parts[:3]:
-            assert part.board.verify(require_complete=False).valid
+            assert part.verify(require_complete=False).valid
             # a split node is also a plain start board (searched from a fresh fixed point)
-            assert solver.count(medium, start=part.board).solutions == \
+            plain = Board(part.puzzle, part.tiles, part.rotations)
+            assert solver.count(medium, start=plain).solutions == \
                 solver.count(medium, start=part).solutions
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from edgematch.engines import SOLVERS, make_solver
 from edgematch.engines.backtrack import BacktrackSolver
-from edgematch.engines.base import Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason
+from edgematch.engines.base import Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason, Subtree
 from edgematch.engines.result import SearchResult
 from edgematch.errors import InputError
 from edgematch.generator import generate
@@ -88,6 +88,8 @@ def test_every_method_works_or_refuses_in_one_line(name, puzzle, reference, star
             engine.best(puzzle)
     if "split" in can:
         subtrees, head = engine.split(puzzle, 2)
+        # one subtree type from every engine: a valid partial board (plus the engine's decisions)
+        assert all(isinstance(s, Subtree) and s.verify(require_complete=False).valid for s in subtrees)
         assert subtrees and sum(engine.count(puzzle, start=s).solutions for s in subtrees) + head.solutions \
             == len(reference)
     else:

@@ -327,6 +327,20 @@ class SliceDriver:
         return stats
 
 
+class Subtree(Board):
+    """One subtree of a split, the same kind of object from every engine that splits: a
+    partial board (``count(puzzle, start=subtree)`` searches below it, as any Board start
+    does) and, for an engine that replays its decisions (ColorPair), the decisions that led
+    to it, so that its own search resumes there in exactly the state the whole search had."""
+
+    def __init__(self, board: Board, path=()):
+        super().__init__(board.puzzle, board.tiles, board.rotations)
+        self.path: tuple[tuple[int, int, int], ...] = tuple((int(s), int(t), int(r)) for s, t, r in path)
+
+    def __repr__(self) -> str:
+        return f"<Subtree {self.n_placed}/{self.puzzle.n_squares} placed, {len(self.path)} decisions>"
+
+
 class Engine:
     """The methods every engine offers, with one signature each.
 
@@ -390,7 +404,7 @@ class Engine:
     ) -> SearchResult:
         raise self.cannot("search for the best score (use --solver backtrack)")
 
-    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list, SearchResult]:
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Subtree], SearchResult]:
         raise self.cannot("split a search into subtrees")
 
     # ------------------------------------------------------------------ helpers

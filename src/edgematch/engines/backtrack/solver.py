@@ -25,7 +25,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
 from ...model.tiles import rotation_convention
-from ..base import Engine, Limits
+from ..base import Engine, Limits, Subtree
 from ..result import SearchResult
 from .best import best_search
 from .bit_kernel import bit_tables
@@ -183,7 +183,7 @@ class BacktrackSolver(Engine):
         return bits
 
     # ------------------------------------------------------------------ public modes
-    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Board], SearchResult]:
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Subtree], SearchResult]:
         """All valid partial boards filling the first ``depth`` squares of the order.
 
         The subtrees below them partition the search: for the full search,
@@ -197,8 +197,16 @@ class BacktrackSolver(Engine):
         squares = self.search_squares(puzzle)
         if not 0 <= depth <= len(squares):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
-        boards: list[Board] = []
-        result = self._search(puzzle, start, Limits(), callback=boards.append, collect=False, record=True, leaf=depth)
+        boards: list[Subtree] = []
+        result = self._search(
+            puzzle,
+            start,
+            Limits(),
+            callback=lambda board: boards.append(Subtree(board)),
+            collect=False,
+            record=True,
+            leaf=depth,
+        )
         # every leaf of the cut is a subtree (counted by its own search), none a solution here:
         # the same meaning as the ColorPair engine's split
         result.statistics["subtrees"] = result.solutions

@@ -9,11 +9,11 @@ from .tables import HEURISTICS, STAT_NAMES, VALUE_ORDERS
 
 guard(__file__)  # before any kernel module is imported: no stale machine code
 
-__all__ = ["ColorPairSolver", "SplitNode", "parse_shaving", "HEURISTICS", "STAT_NAMES", "VALUE_ORDERS"]
+__all__ = ["ColorPairSolver", "parse_shaving", "HEURISTICS", "STAT_NAMES", "VALUE_ORDERS"]
 
 
 def __getattr__(name):
-    if name in ("ColorPairSolver", "SplitNode", "parse_shaving"):
+    if name in ("ColorPairSolver", "parse_shaving"):
         from . import solver
 
         return getattr(solver, name)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.tiles import rotation_convention
-from ..base import Engine, Limits, SliceReport
+from ..base import Engine, Limits, SliceReport, Subtree
 from ..result import SearchResult
 from ..start import start_placements
 from . import search as K
@@ -62,18 +61,6 @@ NODE_NOTE = (
     "nodes = every (tile, rotation) placed: branching decisions, placements forced by the "
     "instantiation rule, shaving probes and the placements their propagation forces"
 )
-
-
-@dataclass(frozen=True)
-class SplitNode:
-    """One subtree of a split: the board at that node and the decisions that led to it.
-
-    Pass it as ``start`` to search exactly that subtree, in exactly the state the whole
-    search would have (the decisions are replayed with propagation and shaving).
-    """
-
-    board: Board
-    path: tuple[tuple[int, int, int], ...]  # (square, tile, rotation) per decision
 
 
 def parse_shaving(shaving, n_tiles: int) -> int:
@@ -218,7 +205,7 @@ class ColorPairSolver(Engine):
         return cfg
 
     # ------------------------------------------------------------------ public modes
-    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[SplitNode], SearchResult]:
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Subtree], SearchResult]:
         """The search tree cut after ``depth`` decisions: the consistent nodes at that depth.
 
         Solutions found above the cut are counted in the returned result.  Searching each
@@ -229,7 +216,7 @@ class ColorPairSolver(Engine):
         """
         if depth < 0:
             raise InputError(f"split depth {depth} is negative")
-        nodes: list[SplitNode] = []
+        nodes: list[Subtree] = []
         result = self._search(
             puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth, split_out=nodes
         )
@@ -238,13 +225,13 @@ class ColorPairSolver(Engine):
     # ------------------------------------------------------------------ the run
     def _root(self, puzzle: Puzzle, start):
         """(root placements, decision path) for a start given as a Board, a mapping, a
-        SplitNode or a sequence of (square, tile, rotation) decisions."""
+        Subtree or a sequence of (square, tile, rotation) decisions."""
         hints = {h.square: (h.tile, h.rotation) for h in puzzle.hints}
         path: list[tuple[int, int, int]] = []
         placed = dict(hints)
         if start is None:
             pass
-        elif isinstance(start, SplitNode):
+        elif isinstance(start, Subtree) and start.path:
             path = [(int(s), int(t), int(r)) for s, t, r in start.path]
         elif isinstance(start, Board) or isinstance(start, Mapping):
             placed.update(start_placements(puzzle, start))
@@ -253,7 +240,7 @@ class ColorPairSolver(Engine):
                 path = [(int(s), int(t), int(r)) for s, t, r in start]
             except (TypeError, ValueError):
                 raise InputError(
-                    "start must be a Board, a mapping square -> (tile, rotation), a SplitNode "
+                    "start must be a Board, a mapping square -> (tile, rotation), a Subtree "
                     "or a sequence of (square, tile, rotation) decisions"
                 ) from None
         for square, tile, rotation in path:
@@ -310,7 +297,7 @@ class ColorPairSolver(Engine):
                 if split_out is not None and not board.is_complete:
                     pairs = out_paths[row].reshape(-1, 2)
                     split_out.append(
-                        SplitNode(board, prefix + tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in pairs))
+                        Subtree(board, prefix + tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in pairs))
                     )
                     continue
                 boards.append(board)
