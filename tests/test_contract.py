@@ -26,7 +26,7 @@ CAN = {
     "backtrack": {"count", "solve", "enumerate", "best", "split", "start"},
     "colorpair": {"count", "solve", "enumerate", "split", "start"},
     "cpsat": {"count", "solve", "enumerate", "start"},
-    "macro": {"count", "solve", "enumerate"},
+    "macro": {"count", "solve", "enumerate", "split", "start"},
 }
 
 

@@ -245,3 +245,23 @@ def test_count_command_with_the_macro_solver(tmp_path, capsys):
     odd.write_text(format_puzzle(generate(5, 4, seed=2).puzzle, "edgematch"))
     code, out, err = _cli_json(capsys, "count", str(odd), "--solver", "macro", "--json")
     assert code == 2 and "even width and height" in err and len(err.strip().splitlines()) == 1
+
+
+def test_split_partitions_the_search_at_every_depth():
+    """Macro split: every valid filling of the first macro squares; the counts below them add
+    up to the whole count at every depth (the root alone at depth 0, the solutions at full depth)."""
+    from edgematch.engines.base import Subtree
+
+    puzzle = generate(6, 4, 2, 5, seed=5).puzzle  # 528 solutions
+    solver = MacroSolver()
+    whole = solver.count(puzzle)
+    assert whole.complete and whole.solutions > 0
+    for depth in (0, 1, 6):  # (between them the cut holds up to 150,000 subtrees here)
+        subtrees, head = solver.split(puzzle, depth)
+        assert head.solutions == 0 and head.statistics["subtrees"] == len(subtrees)
+        assert all(isinstance(s, Subtree) and s.verify(require_complete=False).valid for s in subtrees)
+        assert all(s.n_placed == 4 * depth for s in subtrees)
+        assert sum(solver.count(puzzle, start=s).solutions for s in subtrees) == whole.solutions, depth
+    assert len(solver.split(puzzle, 6)[0]) == whole.solutions  # full depth: the solutions themselves
+    with pytest.raises(InputError, match="split depth 7 outside 0..6"):
+        solver.split(puzzle, 7)

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InputError
-from ...model import Board, Puzzle
+from ...model import Board, Hint, Puzzle
 from ...model import tiles as T
-from ..base import Engine, Limits, SliceDriver, SliceReport
+from ..base import Engine, Limits, SliceDriver, SliceReport, StopReason, Subtree
 from ..result import SearchResult
+from ..start import start_placements
 from . import macro_kernel as MK
 from .macro import MacroBlocks, macro_blocks, turn_blocks
 
@@ -127,15 +128,18 @@ class MacroPlan:
         return tl, tl + 1, tl + W, tl + W + 1
 
     def to_board(self, placed: np.ndarray) -> Board:
-        """The ordinary board of a solution given as the block index per macro square."""
+        """The ordinary board of a solution given as the block index per macro square (or of
+        a partial one: the blocks of the first macro squares, with the hints)."""
         puzzle = self.puzzle
-        squares = np.array([self.squares_of(m) for m in range(self.depth)])  # (D, 4)
         tiles = np.full(puzzle.n_squares, -1, np.int64)
         rotations = np.zeros(puzzle.n_squares, np.int64)
         blocks = np.asarray(placed, np.int64)
-        tiles[squares] = self.block_tiles[blocks]
-        rotations[squares] = self.block_rotations[blocks]
+        if len(blocks):
+            squares = np.array([self.squares_of(m) for m in range(len(blocks))])  # (filled, 4)
+            tiles[squares] = self.block_tiles[blocks]
+            rotations[squares] = self.block_rotations[blocks]
         for h in puzzle.hints:  # same edges as the block's normalised rotation; show the hint's own
+            tiles[h.square] = h.tile
             rotations[h.square] = h.rotation
         return Board(puzzle, tiles, rotations)
 
@@ -354,10 +358,41 @@ class MacroSolver(Engine):
         return build_macro_plan(puzzle, each_rotation=self.each_rotation)
 
     # ------------------------------------------------------------------ driver
-    def _search(self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record) -> SearchResult:
-        if start is not None:
-            raise self.cannot("start from a partial board yet (use --solver backtrack for --start)")
+    def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Subtree], SearchResult]:
+        """Every valid filling of the first ``depth`` macro squares (2x2 blocks) of the order,
+        as partial boards: their subtrees partition the search, so the counts of
+        ``count(puzzle, start=subtree)`` add up to the whole count (``split_result.solutions``
+        is 0; ``statistics["subtrees"]`` counts them).  Not combined with ``symmetry``."""
+        if self.symmetry:
+            raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
+        subtrees: list[Subtree] = []
+        result = self._search(
+            puzzle,
+            start,
+            Limits(),
+            callback=lambda b: subtrees.append(Subtree(b)),
+            collect=False,
+            record=True,
+            leaf=depth,
+        )
+        result.statistics["subtrees"] = result.solutions
+        result.solutions = 0
+        return subtrees, result
+
+    def _search(
+        self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record, leaf: int | None = None
+    ) -> SearchResult:
+        """A start board's placements become hints of the puzzle searched (a macro square
+        holding hints gets its own table), so the subtree below any valid partial board is
+        searched, not only below whole macro squares; its solutions are boards of ``puzzle``."""
         check_macro_size(puzzle)
+        owner = puzzle
+        if start is not None:
+            if self.symmetry:
+                raise InputError("symmetry and a start board cannot be combined")
+            placed = dict(puzzle.hint_map)
+            placed.update(start_placements(puzzle, start))
+            puzzle = puzzle.with_hints([Hint(sq, t, r) for sq, (t, r) in placed.items()])
         total = SearchResult(solver=self.name, rotations=T.rotation_convention(self.each_rotation))
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         total.statistics = {
@@ -371,7 +406,7 @@ class MacroSolver(Engine):
         }
         complete = True
         for variant in self.variants(puzzle):
-            done = self._run_one(variant, callback, collect, record, driver, total, owner=puzzle)
+            done = self._run_one(variant, callback, collect, record, driver, total, owner=owner, leaf=leaf)
             complete = complete and done
             wanted = driver.solutions_left()
             if total.stopped_by is not None or (wanted is not None and wanted <= 0):
@@ -382,10 +417,19 @@ class MacroSolver(Engine):
         return total
 
     def _run_one(
-        self, puzzle, callback, collect, record, driver: SliceDriver, total: SearchResult, owner: Puzzle | None = None
+        self,
+        puzzle,
+        callback,
+        collect,
+        record,
+        driver: SliceDriver,
+        total: SearchResult,
+        owner: Puzzle | None = None,
+        leaf: int | None = None,
     ) -> bool:
         """One search of ``puzzle`` (the puzzle or a symmetry variant); solutions are boards
-        of ``owner``, the puzzle asked about."""
+        of ``owner``, the puzzle asked about.  ``leaf``: stop every branch after that many
+        macro squares (a split; the kernel sees only the first ``leaf`` levels)."""
         owner = puzzle if owner is None else owner
         t_build = time.perf_counter()
         plan = build_macro_plan(puzzle, each_rotation=self.each_rotation)
@@ -395,6 +439,20 @@ class MacroSolver(Engine):
         D = plan.depth
         if len(total.nodes_per_depth) < D:
             total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
+        last = D if leaf is None else leaf
+        if not 0 <= last <= D:
+            raise InputError(f"split depth {leaf} outside 0..{D} (macro squares)")
+        if last == 0:  # the root itself is the one subtree
+            driver.add(solutions=1)
+            if record:
+                root = plan.to_board(np.zeros(0, np.int64))
+                board = Board(owner, root.tiles, root.rotations)
+                if collect:
+                    total.boards.append(board)
+                if callback is not None and callback(board):
+                    driver.halt(StopReason.CALLBACK)
+            return True
+        base, west, north = plan.base[:last], plan.west[:last], plan.north[:last]
         used = np.zeros(puzzle.n_tiles, np.uint8)
         placed = np.zeros(D, np.int64)
         east = np.zeros(D + 1, np.int64)  # slot D: the grey sentinel (pair 0)
@@ -407,7 +465,7 @@ class MacroSolver(Engine):
         rows = 0
         if record:
             rows = 1024 if wanted is None else max(1, min(1024, wanted))
-        out = np.zeros((rows, D), np.int64)
+        out = np.zeros((rows, last), np.int64)
 
         def run_slice(want: int) -> SliceReport:
             left = driver.solutions_left()
@@ -420,9 +478,9 @@ class MacroSolver(Engine):
                 plan.slot_value,
                 plan.bits,
                 plan.k2,
-                plan.base,
-                plan.west,
-                plan.north,
+                base,
+                west,
+                north,
                 used,
                 placed,
                 east,
