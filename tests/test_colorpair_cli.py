@@ -41,7 +41,7 @@ def test_count_json_has_the_statistics(capsys, puzzle_file):
     stats = data["statistics"]
     for key in ("nodes", "backjumps", "levels_skipped", "probes", "fail_pair", "fail_instantiation",
                 "fail_shared_edges", "fail_cycle", "fail_empty_square", "shaving_failures", "preemptions",
-                "preempted_tiles", "options", "node_definition"):
+                "preempted_tiles", "options", "nodes_are"):
         assert key in stats, key
     assert data["seconds"] > 0
     assert stats["options"]["heuristic"] == "min-expected-gap"

@@ -182,3 +182,12 @@ def test_the_driver_checks_limits_in_its_documented_order():
 
     assert driver.run(one_slice_then_stop) is False
     assert result.stopped_by == StopReason.INTERRUPTED and driver.nodes_done == 10
+
+
+@pytest.mark.parametrize("name", sorted(CAN))
+def test_every_engine_says_what_its_nodes_are_under_one_key(name, puzzle):
+    """One statistics key, ``nodes_are``, on every engine (what a node means differs)."""
+    statistics = make_solver(name).count(puzzle).statistics
+    assert statistics["nodes_are"].startswith("nodes = ")
+    if name in ("backtrack", "colorpair"):
+        assert "(tile, rotation)" in statistics["nodes_are"]

@@ -239,7 +239,7 @@ def test_count_command_with_the_macro_solver(tmp_path, capsys):
     macro = results["macro"]
     assert macro["solver"] == "macro" and macro["complete"] is True
     assert macro["solutions"] == results["backtrack"]["solutions"] > 1
-    assert macro["statistics"]["nodes_are"].startswith("macro pieces")
+    assert macro["statistics"]["nodes_are"].startswith("nodes = macro pieces")
 
     odd = tmp_path / "odd.txt"
     odd.write_text(format_puzzle(generate(5, 4, seed=2).puzzle, "edgematch"))

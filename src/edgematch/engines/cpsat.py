@@ -41,7 +41,7 @@ from .base import Engine, Limits
 from .result import SearchResult
 from .start import start_placements
 
-NODE_NOTE = "nodes are CP-SAT search branches (NumBranches), not placed tiles"
+NODE_NOTE = "nodes = CP-SAT search branches (NumBranches), not placed tiles"
 
 
 class CpSatModel:

@@ -17,6 +17,7 @@ from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
+from .exact import NODES_ARE
 from .placements import start_arrays
 from .plan import P_NCHK, build_plan
 
@@ -32,6 +33,7 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
     priority, prio_w, prio_by_tiles = _priorities(puzzle, solver.priority_colours, solver.priority_schedule)
     total.best_score = -1
     total.statistics = {
+        "nodes_are": NODES_ARE,
         "order": solver.order if isinstance(solver.order, str) else "custom",
         "corner": solver.corner,
         "target": target,

@@ -18,6 +18,9 @@ from .bit_kernel import bit_search
 from .placements import start_arrays
 from .plan import P_NCHK
 
+#: What this engine counts as a node (the statistics key every engine fills).
+NODES_ARE = "nodes = every (tile, rotation) the search places on a square, counted when placed"
+
 
 def exact_search(
     solver,
@@ -36,6 +39,7 @@ def exact_search(
         raise InputError("symmetry and a start board cannot be combined")
     variants = solver.variants(puzzle) if start is None else [puzzle]
     total.statistics = {
+        "nodes_are": NODES_ARE,
         "order": solver.order if isinstance(solver.order, str) else "custom",
         "corner": solver.corner,
         "symmetry": bool(solver.symmetry),

@@ -396,7 +396,7 @@ class MacroSolver(Engine):
         total = SearchResult(solver=self.name, rotations=T.rotation_convention(self.each_rotation))
         driver = self.driver(total, limits, first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS)
         total.statistics = {
-            "nodes_are": "macro pieces placed (2x2 blocks, 4 tiles each)",
+            "nodes_are": "nodes = macro pieces placed (2x2 blocks, 4 tiles each)",
             "macro_board": f"{puzzle.width // 2}x{puzzle.height // 2}",
             "tiles_placed": 0,
             "blocks_examined": 0,

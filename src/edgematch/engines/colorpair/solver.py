@@ -270,7 +270,7 @@ class ColorPairSolver(Engine):
             start_level = len(path)
             stat[:] = 0  # the replayed nodes belong to the search that made the split
             npd[:] = 0
-        stats: dict[str, Any] = {"options": self.options(), "node_definition": NODE_NOTE, "kernel_calls": 0}
+        stats: dict[str, Any] = {"options": self.options(), "nodes_are": NODE_NOTE, "kernel_calls": 0}
         if not ok:
             result.complete = True
             return self._finish(result, stat, npd, stats, driver.started)
