@@ -46,9 +46,9 @@ def interrupt(argv, signal_number=signal.SIGINT, after_cpu_seconds: float = 1.0,
     then used ``after_cpu_seconds`` of CPU, and return ``(returncode, stdout, stderr)``.
 
     ``ignore_sigint`` starts the child with SIGINT ignored, as a shell starts a background
-    job; ``env`` adds environment variables (a fresh Numba cache, for instance). Waiting for the handler and for CPU time, not a fixed sleep, keeps the test
-    independent of how long imports and compilation take; the child is always killed on
-    the way out, pass or fail.
+    job; ``env`` adds environment variables (a fresh Numba cache, for instance).  Waiting
+    for the handler and for CPU time, not a fixed sleep, keeps the test independent of how
+    long imports and compilation take; the child is always killed on the way out.
     """
     def child_setup():
         if ignore_sigint:
@@ -59,7 +59,9 @@ def interrupt(argv, signal_number=signal.SIGINT, after_cpu_seconds: float = 1.0,
                             env=None if env is None else {**os.environ, **env})
     try:
         deadline = time.monotonic() + timeout
-        while proc.poll() is None and not _catches(proc.pid, signal_number):
+        # Python catches SIGINT from its start (KeyboardInterrupt), so the SIGTERM bit is the
+        # sign that the command installed its own handlers (stop_on_signals takes both)
+        while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):
             assert time.monotonic() < deadline, "the command never installed a handler"
             time.sleep(0.02)
         baseline = _cpu_seconds(proc.pid)
