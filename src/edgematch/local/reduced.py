@@ -25,8 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..engines.base import Limits, SliceDriver, SliceReport
+from ..engines.result import SearchResult
 from ..errors import InputError
 from ..model import Board, Puzzle
+from ..model import tiles as T
 from .hungarian import min_cost_assignment
 from .kernels import FORBIDDEN
 from .tables import build_tables
@@ -302,13 +305,7 @@ def reduced_exact(
             if candidate in hint_tiles:
                 continue
             mask = int(t.fit[candidate, t.outer_mask[sq]])
-            seen = set()
-            for r in range(4):
-                if mask >> r & 1:
-                    view = tuple(int(c) for c in t.rotated[candidate, r])
-                    if view not in seen:
-                        seen.add(view)
-                        pairs.append((candidate, r))
+            pairs += [(candidate, r) for r in T.distinct_rotations(puzzle.tiles[candidate]) if mask >> r & 1]
         if rng is not None:
             pairs = [pairs[i] for i in rng.permutation(len(pairs))]
         tiles_ += [a for a, _ in pairs]
@@ -344,13 +341,9 @@ def reduced_exact(
     cand_start = np.array(starts, np.int64)
     cand_tile, cand_rot = np.array(tiles_, np.int64), np.array(rots_, np.int64)
     goal = 0 if target is None else int(target)
-    started = time.perf_counter()
-    stopped_by = None
-    while True:
-        budget = SLICE_NODES if node_limit is None else min(SLICE_NODES, node_limit - int(state[NODES]))
-        if budget <= 0:
-            stopped_by = "nodes"
-            break
+
+    def run_slice(want: int) -> SliceReport:
+        before = int(state[NODES])
         reduced_search(
             order,
             whites,
@@ -374,16 +367,15 @@ def reduced_exact(
             best_tile,
             best_rot,
             goal,
-            budget,
+            want,
         )
-        if state[DONE] == FINISHED:
-            stopped_by = "target"
-            break
-        if state[DONE] == EXHAUSTED:
-            break
-        if time_limit is not None and time.perf_counter() - started >= time_limit:
-            stopped_by = "time"
-            break
+        return SliceReport(nodes=int(state[NODES]) - before, finished=state[DONE] in (FINISHED, EXHAUSTED))
+
+    # the driver owns the time and node limits, as for every engine
+    search = SearchResult(solver="reduced")
+    started = time.perf_counter()
+    SliceDriver(search, Limits(time=time_limit, nodes=node_limit), first_budget=SLICE_NODES).run(run_slice)
+    stopped_by = {FINISHED: "target", EXHAUSTED: None}.get(int(state[DONE]), str(search.stopped_by))
     best_board = None
     if state[BEST] >= 0:
         best_board = Board(puzzle, best_tile.astype(np.int32), best_rot.astype(np.int8))

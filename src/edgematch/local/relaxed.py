@@ -29,6 +29,8 @@ import numpy as np
 from numba import njit
 from ortools.sat.python import cp_model
 
+from ..engines.base import Limits, SliceDriver, SliceReport
+from ..engines.result import SearchResult
 from ..errors import InputError
 from ..model import Board, Puzzle
 from ..model import tiles as T
@@ -362,11 +364,11 @@ def _solve_dfs(
     deepest_tile, deepest_rot = tile.copy(), rot.copy()
     hint_tile, hint_rot = tile.copy(), rot.copy()
     shuffle_rng = seed_state(np.random.SeedSequence(int(rng.integers(0, 2**63))))
-    started = time.perf_counter()
-    status = "time"
     restarts = 0
     since_restart = 0
-    while True:
+
+    def run_slice(want: int) -> SliceReport:
+        nonlocal restarts, since_restart
         if restart_nodes and since_restart >= restart_nodes:  # a fresh search in a new random order
             tile[:], rot[:] = hint_tile, hint_rot
             used[:] = False
@@ -389,13 +391,8 @@ def _solve_dfs(
             )
             restarts += 1
             since_restart = 0
-        budget = SLICE_NODES if node_limit is None else min(SLICE_NODES, node_limit - int(state[NODES]))
-        if restart_nodes:
-            budget = min(budget, restart_nodes - since_restart)
+        budget = min(want, restart_nodes - since_restart) if restart_nodes else want
         before = int(state[NODES])
-        if budget <= 0:
-            status = "nodes"
-            break
         relaxed_dfs(
             order,
             key_sides,
@@ -417,18 +414,18 @@ def _solve_dfs(
             deepest_rot,
             budget,
         )
-        since_restart += int(state[NODES]) - before
-        if state[DONE] == SOLVED:
-            status = "solved"
-            break
-        if state[DONE] == EXHAUSTED:
-            status = "exhausted"  # the whole space: no solution (restarts only reorder it)
-            break
-        if time.perf_counter() - started >= time_limit:
-            break
-        if stop is not None and stop.is_set():
-            status = "interrupted"
-            break
+        done = int(state[NODES]) - before
+        since_restart += done
+        return SliceReport(nodes=done, finished=state[DONE] in (SOLVED, EXHAUSTED))
+
+    # the driver owns the time and node limits and the stop flag, as for every engine
+    search = SearchResult(solver="relaxed-dfs")
+    driver = SliceDriver(search, Limits(time=time_limit, nodes=node_limit), stop=stop, first_budget=SLICE_NODES)
+    started = time.perf_counter()
+    driver.run(run_slice)
+    # "solved", "exhausted" (the whole space: no solution; restarts only reorder it), else
+    # the limit or stop that ended it: "time", "nodes", "interrupted"
+    status = {SOLVED: "solved", EXHAUSTED: "exhausted"}.get(int(state[DONE]), str(search.stopped_by))
     seconds = time.perf_counter() - started
     solved = status == "solved"
     if solved:
