@@ -407,6 +407,27 @@ class Engine:
     def split(self, puzzle: Puzzle, depth: int, start=None) -> tuple[list[Subtree], SearchResult]:
         raise self.cannot("split a search into subtrees")
 
+    def _split_at_leaves(self, puzzle: Puzzle, depth: int, start) -> tuple[list[Subtree], SearchResult]:
+        """``split`` for an engine whose ``_search`` can stop every branch at a depth
+        (``leaf=``): every node there is a subtree (counted by its own search), none a
+        solution of this search, so ``result.solutions`` is 0 and
+        ``statistics["subtrees"]`` counts them."""
+        if getattr(self, "symmetry", False):
+            raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
+        subtrees: list[Subtree] = []
+        result = self._search(  # type: ignore[call-arg]  # the engines that split take leaf=
+            puzzle,
+            start,
+            Limits(),
+            callback=lambda board: subtrees.append(Subtree(board)),
+            collect=False,
+            record=True,
+            leaf=depth,
+        )
+        result.statistics["subtrees"] = result.solutions
+        result.solutions = 0
+        return subtrees, result
+
     # ------------------------------------------------------------------ helpers
     def variants(self, puzzle: Puzzle) -> list[Puzzle]:
         """The puzzles to search: the puzzle itself, or with ``symmetry`` its symmetry-broken

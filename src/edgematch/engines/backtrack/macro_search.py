@@ -363,21 +363,7 @@ class MacroSolver(Engine):
         as partial boards: their subtrees partition the search, so the counts of
         ``count(puzzle, start=subtree)`` add up to the whole count (``split_result.solutions``
         is 0; ``statistics["subtrees"]`` counts them).  Not combined with ``symmetry``."""
-        if self.symmetry:
-            raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
-        subtrees: list[Subtree] = []
-        result = self._search(
-            puzzle,
-            start,
-            Limits(),
-            callback=lambda b: subtrees.append(Subtree(b)),
-            collect=False,
-            record=True,
-            leaf=depth,
-        )
-        result.statistics["subtrees"] = result.solutions
-        result.solutions = 0
-        return subtrees, result
+        return self._split_at_leaves(puzzle, depth, start)
 
     def _search(
         self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record, leaf: int | None = None

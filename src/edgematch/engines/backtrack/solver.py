@@ -192,26 +192,10 @@ class BacktrackSolver(Engine):
         parallel runs divide work (``split_result.solutions`` is 0: every leaf of the cut is a
         subtree).  Not combined with ``symmetry``.
         """
-        if self.symmetry:
-            raise InputError("split() works on the puzzle as given; add the symmetry hint yourself")
         squares = self.search_squares(puzzle)
         if not 0 <= depth <= len(squares):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
-        boards: list[Subtree] = []
-        result = self._search(
-            puzzle,
-            start,
-            Limits(),
-            callback=lambda board: boards.append(Subtree(board)),
-            collect=False,
-            record=True,
-            leaf=depth,
-        )
-        # every leaf of the cut is a subtree (counted by its own search), none a solution here:
-        # the same meaning as the ColorPair engine's split
-        result.statistics["subtrees"] = result.solutions
-        result.solutions = 0
-        return boards, result
+        return self._split_at_leaves(puzzle, depth, start)
 
     # ------------------------------------------------------------------ the drivers
     def _search(self, puzzle, start, limits: Limits, *, callback, collect, record, leaf=None) -> SearchResult:
