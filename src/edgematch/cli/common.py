@@ -24,6 +24,21 @@ def add_puzzle_argument(parser: argparse.ArgumentParser, optional: bool = False)
     parser.add_argument("--format", dest="puzzle_format", metavar="FMT", help="puzzle file format (default: detect)")
 
 
+def add_order_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--order`` and ``--corner``: the scan order of the searches and of the estimator."""
+    from ..model.orders import CORNERS, ORDER_NAMES
+
+    parser.add_argument(
+        "--order",
+        default="rowscan",
+        metavar="ORDER",
+        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
+    )
+    parser.add_argument(
+        "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"
+    )
+
+
 def add_board_argument(parser: argparse.ArgumentParser, optional: bool = False) -> None:
     parser.add_argument(
         "board",
@@ -60,11 +75,13 @@ def puzzle_from(args):
     return load(args.puzzle, known_format(args.puzzle_format, PUZZLE_FORMATS, "--format", str(args.puzzle)))
 
 
-def board_from(args, puzzle):
+def board_from(args, puzzle, source=None):
+    """The board at ``source`` (default: the BOARD argument), read in ``--board-format``."""
     from ..formats import BOARD_FORMATS
 
-    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format", str(args.board))
-    return naming_option("--board-format", load_board, puzzle, args.board, fmt)
+    source = args.board if source is None else source
+    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format", str(source))
+    return naming_option("--board-format", load_board, puzzle, source, fmt)
 
 
 def print_json(data) -> None:

@@ -17,13 +17,12 @@ from ..engines import SOLVERS, make_solver
 from ..engines.base import StopFlag, StopReason, stop_on_signals
 from ..engines.result import SearchResult
 from ..errors import InputError
-from ..model.orders import CORNERS, ORDER_NAMES
 from ..model.tiles import rotation_convention
 from .common import (
     HelpFormatter,
+    add_order_arguments,
     add_puzzle_argument,
-    known_format,
-    naming_option,
+    board_from,
     positive_int,
     print_json,
     puzzle_from,
@@ -65,15 +64,7 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         if not best
         else "search engine: only backtrack searches for the best score",
     )
-    p.add_argument(
-        "--order",
-        default="rowscan",
-        metavar="ORDER",
-        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
-    )
-    p.add_argument(
-        "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"
-    )
+    add_order_arguments(p)
     if not best:
         p.add_argument(
             "--symmetry",
@@ -301,11 +292,7 @@ def start_board(args, puzzle):
     """The ``--start`` board, or None."""
     if not getattr(args, "start", None):
         return None
-    from ..formats import BOARD_FORMATS
-    from ..loading import load_board
-
-    fmt = known_format(args.board_format, BOARD_FORMATS, "--board-format", str(args.start))
-    return naming_option("--board-format", load_board, puzzle, args.start, fmt)
+    return board_from(args, puzzle, args.start)
 
 
 def run(args) -> int:

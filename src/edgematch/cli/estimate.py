@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from ..estimator import HINT_MODELS, compare_orders, estimate
-from ..model.orders import CORNERS, ORDER_NAMES
 from ..model.squares import square_name
-from .common import HelpFormatter, add_puzzle_argument, print_json, puzzle_from
+from .common import HelpFormatter, add_order_arguments, add_puzzle_argument, print_json, puzzle_from
 
 EXAMPLES = """examples:
   edgematch estimate e2 --order rowscan --corner BL --hints pooled
@@ -33,15 +32,7 @@ def register(sub) -> None:
         formatter_class=HelpFormatter,
     )
     add_puzzle_argument(p)
-    p.add_argument(
-        "--order",
-        default="rowscan",
-        metavar="ORDER",
-        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
-    )
-    p.add_argument(
-        "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"
-    )
+    add_order_arguments(p)
     p.add_argument(
         "--schedule",
         metavar="SPEC",
