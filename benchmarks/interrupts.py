@@ -2,8 +2,10 @@
 
 A run cut short by the user neither finished nor was stopped at its limit, so a script
 that records runs must write it as neither.  The engines catch ``KeyboardInterrupt`` and
-return what they have with ``stopped_by="interrupted"``; CP-SAT catches SIGINT itself and
-returns such a run as stopped by time, before its time limit has passed.  So:
+return what they have with ``stopped_by="interrupted"`` (CP-SAT too: it no longer takes
+SIGINT itself).  A result that claims a time stop before its time limit has passed is also
+treated as interrupted, a guard kept for any engine that ends a call on a signal of its
+own.  So:
 
 * :func:`interrupting_signals` makes SIGTERM interrupt like Ctrl-C (a ``KeyboardInterrupt``
   in the main thread, which the engines turn into an interrupted result) and remembers
@@ -70,7 +72,8 @@ def interrupting_signals() -> Iterator[Signals]:
 def was_interrupted(result, time_limit: float | None = None, wall_seconds: float | None = None) -> bool:
     """Whether a search result was cut short by Ctrl-C or SIGTERM: it says so
     (``stopped_by == "interrupted"``), or it claims that its time limit stopped it before
-    ``wall_seconds`` reached that limit (CP-SAT stops on SIGINT and reports "time").  A
+    ``wall_seconds`` reached that limit (what CP-SAT reported before it took signals through
+    a stop flag).  A
     complete result is never interrupted: it is the exact answer whatever came after."""
     if getattr(result, "complete", False):
         return False

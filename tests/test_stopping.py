@@ -83,3 +83,29 @@ def test_a_signal_while_the_tabu_kernels_compile_saves_the_optimize_run(tmp_path
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["status"] == "interrupted" and data["run_id"] == 1
     assert f"'edgematch optimize --resume {data['run_id']}' continues it" in err
+
+
+def test_cpsat_used_from_python_reports_ctrl_c_as_an_interruption(tmp_path):
+    """Without a stop flag (a Python caller, a benchmark script), CP-SAT takes Ctrl-C itself:
+    the result still says interrupted, not time."""
+    import subprocess
+    import sys
+    import time
+
+    from support.cli import _cpu_seconds
+
+    script = ("from edgematch.engines.cpsat import CpSatSolver; import edgematch; "
+              "r = CpSatSolver(time_limit=600).count(edgematch.load('owen1-7x7')); print(r.stopped_by, r.complete)")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and _cpu_seconds(proc.pid) < 4.0:  # imports, then CP-SAT at work
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert out.split() == ["interrupted", "False"], err

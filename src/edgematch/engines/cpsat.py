@@ -28,6 +28,7 @@ engines only with that in mind.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -37,7 +38,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..model import Board, Hint, Puzzle
 from ..model import tiles as T
-from .base import Engine, Limits
+from .base import Engine, Limits, StopFlag, stop_on_signals
 from .result import SearchResult
 from .start import start_placements
 
@@ -257,20 +258,20 @@ class CpSatSolver(Engine):
         solver.parameters.num_workers = 1 if enumerate_all else self.workers
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = float(time_limit)
-        # CP-SAT catches SIGINT itself and reports it as an ordinary end; ours stops it
-        # instead (through the stop flag's hook), so that Ctrl-C is reported as such.
+        # CP-SAT would catch SIGINT itself and end as if its time were up; a stop flag's hook
+        # stops it instead, so that a signal is reported as the interruption it is.  Without
+        # the caller's flag (a Python caller), the call watches SIGINT/SIGTERM with its own.
         solver.parameters.catch_sigint_signal = False
+        stop = self.stop if self.stop is not None else StopFlag()
+        watching = contextlib.nullcontext() if self.stop is not None else stop_on_signals(stop)
         collector = _Collector(built, keep, stop_after, callback)
-        if self.stop is not None:
-            self.stop.working()
-            with self.stop.hook(solver.stop_search):
-                status = solver.Solve(built.model, collector)
-        else:
+        with watching, stop.hook(solver.stop_search):
+            stop.working()
             status = solver.Solve(built.model, collector)
 
         stopped_by = collector.stopped_by
-        if stopped_by is None and self.stop is not None and self.stop.is_set():
-            stopped_by = str(self.stop.reason)
+        if stopped_by is None and stop.is_set():
+            stopped_by = str(stop.reason)
         if stop_after == 1 and collector.count >= 1 and stopped_by is None:
             stopped_by = "solutions"  # without enumeration CP-SAT ends at its first solution
         complete = stopped_by is None and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
