@@ -62,11 +62,16 @@ def numbered_path(path: Path, index: int) -> Path:
     return path.with_name(f"{path.stem}_{index:04d}{path.suffix}")
 
 
+def names_folder(out: str) -> bool:
+    """``--out DIR/`` or an existing folder: files named after the puzzle go inside it."""
+    return out.endswith(("/", os.sep)) or Path(out).is_dir()
+
+
 def output_paths(out: str, puzzle_name: str, fmt: str, numbered: bool):
     """``path(index)`` for the files of ``--out``: FILE itself, numbered files beside it, or
     files named after the puzzle inside a folder (``--out DIR/`` or an existing folder)."""
     target = Path(out)
-    if out.endswith(("/", os.sep)) or target.is_dir():
+    if names_folder(out):
         if not target.is_dir():
             raise InputError("the output folder does not exist", out)
         ext = BOARD_FORMATS[fmt].extensions[0] if BOARD_FORMATS[fmt].extensions else ".txt"
@@ -85,7 +90,7 @@ def run(args) -> int:
         raise InputError("-k must be at least 1")
     k = None if args.all else args.k
     to_stdout = args.out in (None, "-")
-    as_dir = not to_stdout and (args.out.endswith(("/", os.sep)) or Path(args.out).is_dir())
+    as_dir = not to_stdout and names_folder(args.out)
     fmt = args.board_format or ("edgematch" if to_stdout or as_dir else format_for_extension(args.out, BOARD_FORMATS))
     if fmt not in BOARD_FORMATS:
         raise InputError(f"unknown board format '{fmt}' (known: {', '.join(sorted(BOARD_FORMATS))})")
