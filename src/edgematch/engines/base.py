@@ -234,9 +234,6 @@ class SliceDriver:
         """Solutions still wanted (None: all of them)."""
         return None if self.limits.solutions is None else self.limits.solutions - self.solutions_done
 
-    def time_left(self) -> float | None:
-        return None if self.limits.time is None else self.limits.time - self.elapsed()
-
     def halt(self, reason: StopReason) -> bool:
         """Record why the search stopped; returns False (the run did not finish)."""
         self.result.stopped_by = reason

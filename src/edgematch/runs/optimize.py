@@ -261,11 +261,6 @@ class RunPlan:
     checkpoint_every: float = CHECKPOINT_EVERY
     history_every: float = HISTORY_EVERY
 
-    @property
-    def start_kind(self) -> str:
-        """``board`` for a given start board, else the start method."""
-        return "board" if self.start_board is not None else self.start_method
-
     def restart_spec(self) -> dict:
         """How later segments build their start (recorded, so that a resumed run rebuilds the
         same boards): the first start's method (random after a given board) with a third of
