@@ -330,9 +330,11 @@ class Subtree(Board):
     does) and, for an engine that replays its decisions (ColorPair), the decisions that led
     to it, so that its own search resumes there in exactly the state the whole search had."""
 
-    def __init__(self, board: Board, path=()):
+    def __init__(self, board: Board, path=(), level: int | None = None):
         super().__init__(board.puzzle, board.tiles, board.rotations)
         self.path: tuple[tuple[int, int, int], ...] = tuple((int(s), int(t), int(r)) for s, t, r in path)
+        #: the search depth at which this subtree begins (an index of ``nodes_per_depth``)
+        self.level: int | None = level
 
     def __repr__(self) -> str:
         return f"<Subtree {self.n_placed}/{self.puzzle.n_squares} placed, {len(self.path)} decisions>"
@@ -349,6 +351,7 @@ class Engine:
     name = "engine"
     limits: Limits = Limits()
     stop: StopFlag | None = None
+    progress: ProgressCallback | None = None
 
     def count(self, puzzle: Puzzle, start=None, *, limits: Limits | None = None) -> SearchResult:
         """Count every solution (of the subtree below ``start`` if given)."""
@@ -416,7 +419,7 @@ class Engine:
             puzzle,
             start,
             Limits(),
-            callback=lambda board: subtrees.append(Subtree(board)),
+            callback=lambda board: subtrees.append(Subtree(board, level=depth)),
             collect=False,
             record=True,
             leaf=depth,
@@ -424,6 +427,33 @@ class Engine:
         result.statistics["subtrees"] = result.solutions
         result.solutions = 0
         return subtrees, result
+
+    def split_below(self, puzzle: Puzzle, levels: int, start=None) -> tuple[list[Subtree], SearchResult]:
+        """``split`` ``levels`` levels below ``start`` (the root without one): how a
+        parallel run cuts a subtree that runs too long into smaller ones."""
+        return self.split(puzzle, min(self.level_of(puzzle, start) + levels, self.depth(puzzle)), start)
+
+    def level_of(self, puzzle: Puzzle, start) -> int:
+        """The depth at which the search below ``start`` begins (0 at the root): the
+        first index of ``nodes_per_depth`` that a search below it fills."""
+        level = getattr(start, "level", None)
+        return 0 if start is None else int(level) if level is not None else self._start_level(puzzle, start)
+
+    def _start_level(self, puzzle: Puzzle, start) -> int:
+        return 0
+
+    def depth(self, puzzle: Puzzle) -> int:
+        """How many levels the search tree of ``puzzle`` has (where splitting ends)."""
+        return puzzle.n_squares - len(puzzle.hints)
+
+    def params(self) -> dict[str, Any]:
+        """The constructor's options as plain data (limits, progress and stop left out),
+        so that a worker process, a cluster node or a resumed run rebuilds this engine."""
+        import inspect
+
+        skip = {"self", "time_limit", "node_limit", "limits", "progress", "progress_interval"}
+        names = [n for n in inspect.signature(type(self).__init__).parameters if n not in skip]
+        return {name: _plain(getattr(self, name)) for name in names if hasattr(self, name)}
 
     # ------------------------------------------------------------------ helpers
     def variants(self, puzzle: Puzzle) -> list[Puzzle]:
@@ -528,6 +558,17 @@ class _SignalWatcher:
         self.writer.close()  # the reader sees end-of-file and the thread ends
         self.thread.join(timeout=1.0)
         self.reader.close()
+
+
+def _plain(value):
+    """Numbers, strings, lists and dicts only (JSON and any process can take them)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
 
 
 def check_k(k: int | None) -> None:

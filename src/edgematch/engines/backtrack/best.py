@@ -175,10 +175,15 @@ def _run(
     reported = total.best_score
     restart_nodes = solver.restart_nodes
 
+    shared_best = getattr(solver, "shared_best", None)
+
     def run_slice(want: int) -> SliceReport:
         nonlocal run_nodes, reported
         if restart_nodes is not None:
             want = min(want, max(1, restart_nodes - run_nodes))
+        if shared_best is not None:  # a parallel run: aim above the best found elsewhere
+            state[4] = max(int(state[4]), int(shared_best()))
+        before = int(state[4])
         npd[:] = 0
         nodes, complete_boards, status = best_kernel(
             plan.cand,
@@ -212,7 +217,7 @@ def _run(
         total.statistics["complete_boards"] += int(complete_boards)
         for d in np.flatnonzero(npd):
             total.nodes_per_depth[d] += int(npd[d])
-        if state[4] > total.best_score:
+        if state[4] > before:  # the kernel wrote a better board
             total.best_score = int(state[4])
             total.best_board = Board.from_codes(puzzle, best_board)
         stop = None

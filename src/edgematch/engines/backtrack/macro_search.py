@@ -365,6 +365,9 @@ class MacroSolver(Engine):
         is 0; ``statistics["subtrees"]`` counts them).  Not combined with ``symmetry``."""
         return self._split_at_leaves(puzzle, depth, start)
 
+    def depth(self, puzzle: Puzzle) -> int:
+        return (puzzle.width // 2) * (puzzle.height // 2)
+
     def _search(
         self, puzzle: Puzzle, start, limits: Limits, *, callback, collect, record, leaf: int | None = None
     ) -> SearchResult:

@@ -27,9 +27,11 @@ from ...model.orders import resolve_order, search_order
 from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, Subtree
 from ..result import SearchResult
+from ..start import start_placements
 from .best import best_search
 from .bit_kernel import bit_tables
 from .exact import exact_search
+from .placements import prefix_placements
 from .plan import SearchPlan, build_plan
 
 ProgressCallback = Callable[[dict], None]
@@ -103,6 +105,9 @@ class BacktrackSolver(Engine):
     """
 
     name = "backtrack"
+    #: Best mode in a parallel run: the best score found elsewhere so far (read between
+    #: slices; boards are kept only above it).
+    shared_best: Callable[[], int] | None = None
 
     def __init__(
         self,
@@ -196,6 +201,12 @@ class BacktrackSolver(Engine):
         if not 0 <= depth <= len(squares):
             raise InputError(f"split depth {depth} outside 0..{len(squares)}")
         return self._split_at_leaves(puzzle, depth, start)
+
+    def depth(self, puzzle: Puzzle) -> int:
+        return len(self.search_squares(puzzle))
+
+    def _start_level(self, puzzle: Puzzle, start) -> int:
+        return len(start_placements(puzzle, prefix_placements(self.plan(puzzle), start)))
 
     # ------------------------------------------------------------------ the drivers
     def _search(self, puzzle, start, limits: Limits, *, callback, collect, record, leaf=None) -> SearchResult:

@@ -218,9 +218,17 @@ class ColorPairSolver(Engine):
             raise InputError(f"split depth {depth} is negative")
         nodes: list[Subtree] = []
         result = self._search(
-            puzzle, start, Limits(), callback=None, collect=False, record=True, leaf_depth=depth, split_out=nodes
+            puzzle, start, Limits(), callback=None, collect=True, record=True, leaf_depth=depth, split_out=nodes
         )
         return nodes, result
+
+    def split_below(self, puzzle: Puzzle, levels: int, start=None) -> tuple[list[Subtree], SearchResult]:
+        """``split`` counts its depth from the start already: the subtrees' levels are the
+        lengths of their decision paths."""
+        return self.split(puzzle, levels, start)
+
+    def _start_level(self, puzzle: Puzzle, start) -> int:
+        return len(start.path) if isinstance(start, Subtree) else 0
 
     # ------------------------------------------------------------------ the run
     def _root(self, puzzle: Puzzle, start):
@@ -296,9 +304,8 @@ class ColorPairSolver(Engine):
                 board = Board.from_codes(puzzle, out_boards[row])
                 if split_out is not None and not board.is_complete:
                     pairs = out_paths[row].reshape(-1, 2)
-                    split_out.append(
-                        Subtree(board, prefix + tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in pairs))
-                    )
+                    decisions = prefix + tuple((int(s), int(v) >> 2, int(v) & 3) for s, v in pairs)
+                    split_out.append(Subtree(board, decisions, level=len(decisions)))
                     continue
                 boards.append(board)
             solutions = int(stat[STAT["solutions"]])

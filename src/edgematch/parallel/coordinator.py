@@ -1,0 +1,416 @@
+"""The coordinator of a parallel run: hands subtrees to a backend's workers, largest
+first, cuts a subtree that runs past its budget into smaller ones, adds the results up
+exactly, stops everyone when the run is over, records every step in the run store when
+asked to, and reports progress.
+
+Counts add up exactly: a finished subtree's counts are taken once; a subtree that ran out
+of budget is thrown away whole (its nodes are reported as ``repeated_nodes``) and replaced
+by the cut below it (the cut's own nodes) and the smaller subtrees.  Nodes that re-place a
+subtree's prefix are taken out by :func:`.job.run_task`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engines.base import Limits, StopFlag, StopReason, Subtree
+from ..engines.result import SearchResult
+from ..model import Puzzle
+from ..runs.subtrees import SubtreeLedger, Totals
+from .job import Job, Task, board_of, job_parts, split_task
+from .splitting import RESPLIT_LEVELS, SUBTREES_PER_WORKER, BudgetPolicy, estimates, first_split, root_task
+
+POLL_SECONDS = 0.25
+
+
+@dataclass
+class Tally:
+    """Running sums of a parallel run (the finished part of it)."""
+
+    solutions: int = 0
+    nodes: int = 0
+    nodes_per_depth: list[int] = field(default_factory=list)
+    boards: list = field(default_factory=list)
+    best_score: int = -1
+    best_board: list | None = None
+    worker_seconds: float = 0.0
+    engine_statistics: dict = field(default_factory=dict)
+
+    def add(self, outcome: dict, keep_boards: bool = True) -> None:
+        for name, value in (outcome.get("statistics") or {}).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                self.engine_statistics.setdefault(name, value)  # a description: the same in every task
+            else:
+                self.engine_statistics[name] = self.engine_statistics.get(name, 0) + value
+        self.solutions += int(outcome["solutions"])
+        self.nodes += int(outcome["nodes"])
+        self.worker_seconds += float(outcome["seconds"])
+        for depth, value in enumerate(outcome["nodes_per_depth"]):
+            if depth >= len(self.nodes_per_depth):
+                self.nodes_per_depth.extend([0] * (depth + 1 - len(self.nodes_per_depth)))
+            self.nodes_per_depth[depth] += int(value)
+        if keep_boards:
+            self.boards.extend(outcome.get("boards") or [])
+        best = outcome.get("best_score")
+        if best is not None and outcome.get("best_board") is not None and best > self.best_score:
+            self.best_score, self.best_board = int(best), outcome["best_board"]
+
+    @classmethod
+    def of(cls, totals: Totals) -> Tally:
+        tally = cls(totals.solutions, totals.nodes, list(totals.nodes_per_depth), list(totals.boards))
+        tally.worker_seconds = totals.seconds
+        if totals.best_score is not None:
+            tally.best_score, tally.best_board = totals.best_score, totals.best_board
+        return tally
+
+
+class Coordinator:
+    """One parallel run of ``job`` on ``backend``.
+
+    ``k``: solve mode stops once ``k`` solutions are found.  ``limits``: the whole run's
+    time and node limits.  ``ledger``: the durable record (None: nothing stored).
+    ``task_nodes``: give every count/solve task this node budget instead of a time budget
+    (deterministic cuts, for tests).
+    """
+
+    def __init__(
+        self,
+        job: Job,
+        backend,
+        *,
+        limits: Limits | None = None,
+        k: int | None = None,
+        progress: Callable[[dict], None] | None = None,
+        stop: StopFlag | None = None,
+        ledger: SubtreeLedger | None = None,
+        subtrees_per_worker: int = SUBTREES_PER_WORKER,
+        budget: BudgetPolicy | None = None,
+        task_nodes: int | None = None,
+        progress_interval: float = 0.5,
+    ):
+        self.job = job
+        self.backend = backend
+        self.limits = limits or Limits()
+        self.k = k
+        self.progress = progress
+        self.stop = stop or StopFlag()
+        self.ledger = ledger
+        self.per_worker = subtrees_per_worker
+        self.budget = budget or BudgetPolicy(backend.workers)
+        self.task_nodes = task_nodes
+        self.progress_interval = progress_interval
+        self.pending: list[tuple[float, int, Task]] = []  # heap: (-estimate, key, task)
+        self.running: dict = {}  # future -> task
+        self.tally = Tally()
+        self.partial = Tally()  # work of stopped tasks: shown, never stored
+        self.next_key = 0
+        self.done = 0
+        self.total = 0
+        self.resplits = 0
+        self.repeated_nodes = 0
+        self.repeated_seconds = 0.0
+        self.lost_tasks = 0
+        self.subtree_stats: list[dict] = []
+        self.workers_seen: dict[str, dict] = {}
+        self.started = time.perf_counter()
+        self._last_progress = 0.0
+        self.stopped_by: str | None = None
+
+    # ------------------------------------------------------------------ building the task list
+    def start_new(self, start: Subtree | None = None) -> None:
+        """Cut the whole search (below ``start``) into the first tasks."""
+        _, _, variants = job_parts(self.job)
+        wanted = max(1, self.per_worker * self.backend.workers // len(variants))
+        for variant in range(len(variants)):
+            engine, _, _ = job_parts(self.job)
+            level = engine.level_of(variants[variant], start)
+            root = root_task(self._key(), variant, start, level)
+            subtrees, head, levels = first_split(self.job, root, wanted)
+            sizes = estimates(self.job, root, subtrees, levels)
+            tasks = [Task.of(self._key(), s, variant, e) for s, e in zip(subtrees, sizes)]
+            self.tally.add(head)
+            if self.ledger is not None:
+                self.ledger.add_root(root.key, variant, root.level, root.start_text(), head)
+                self.ledger.add([(t.key, root.key, variant, t.level, t.start_text(), t.estimate) for t in tasks])
+            self._queue(tasks)
+
+    def resume(self) -> None:
+        """Continue the ledger's run: its finished work is counted, its pending subtrees queued."""
+        assert self.ledger is not None
+        self.tally = Tally.of(self.ledger.totals())
+        self.next_key = self.ledger.next_key()
+        totals = self.ledger.totals()
+        self.done = totals.done
+        tasks = []
+        for row in self.ledger.pending():
+            s = row.start
+            tasks.append(Task(row.key, row.level, s["tiles"], s["rotations"], s["path"], row.variant, row.estimate))
+        self.total = self.done
+        self._queue(tasks)
+
+    def _key(self) -> int:
+        key = self.next_key
+        self.next_key += 1
+        return key
+
+    def _queue(self, tasks: list[Task]) -> None:
+        for task in tasks:
+            heapq.heappush(self.pending, (-task.estimate, task.key, task))
+        self.total += len(tasks)
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> SearchResult:
+        try:
+            while self.pending or self.running:
+                self._check_limits()
+                if self.stop.is_set():
+                    break
+                self._submit()
+                for future in self.backend.wait(list(self.running), POLL_SECONDS):
+                    self._take(future, self.running.pop(future))
+                self._report()
+        except KeyboardInterrupt:
+            self.stop.set(StopReason.INTERRUPTED)
+        if self.running:
+            self.backend.stop_all(list(self.running))
+            self._drain()
+        return self._result()
+
+    def _submit(self) -> None:
+        while self.pending and len(self.running) < self.backend.workers:
+            _, _, task = heapq.heappop(self.pending)
+            self._prepare(task)
+            self.running[self.backend.submit(self.job, task)] = task
+
+    def _prepare(self, task: Task) -> None:
+        """The task's budget, solutions wanted and best score to beat."""
+        left = None if self.limits.time is None else max(0.0, self.limits.time - self.elapsed())
+        if self.job.mode == "search":
+            task.seconds = left  # a best-score search is not cut: each worker digs its own subtree
+            task.floor = self.tally.best_score
+            return
+        budget = None
+        if self.task_nodes is None:
+            budget = self.budget.seconds(sum(-e for e, _, _ in self.pending) + task.estimate)
+        if left is not None:
+            budget = left if budget is None else min(budget, left)
+        task.seconds = budget
+        task.nodes = self.task_nodes
+        if self.job.mode == "solve" and self.k is not None:
+            task.solutions = max(1, self.k - self.tally.solutions)
+
+    def _take(self, future, task: Task) -> None:
+        outcome = self.backend.result(future)
+        if outcome is None:  # lost with its worker more often than Dask retries: run it again
+            self.lost_tasks += 1
+            heapq.heappush(self.pending, (-task.estimate, task.key, task))
+            return
+        self._note_worker(outcome)
+        if outcome["complete"]:
+            self._finished(task, outcome)
+        elif outcome["stopped_by"] in (StopReason.TIME, StopReason.NODES) and not self._run_over():
+            self._cut(task, outcome)
+        else:
+            self._stopped(task, outcome)
+
+    def _finished(self, task: Task, outcome: dict) -> None:
+        self.tally.add(outcome)
+        self.done += 1
+        self.budget.record(task.estimate, outcome["seconds"])
+        if self.ledger is not None:
+            self.ledger.finish(task.key, outcome)
+        self.subtree_stats.append(
+            {
+                "key": task.key,
+                "level": task.level,
+                "estimate": task.estimate,
+                "seconds": round(outcome["seconds"], 6),
+                "nodes": outcome["nodes"],
+                "solutions": outcome["solutions"],
+                "worker": outcome["worker"],
+            }
+        )
+        if outcome["best_score"] is not None and outcome["best_score"] >= 0:
+            self.backend.publish_best(self.tally.best_score)
+        if self.job.mode == "solve" and self.k is not None and self.tally.solutions >= self.k:
+            self._end(StopReason.SOLUTIONS)
+        if outcome.get("stopped_by") == StopReason.TARGET:
+            self._end(StopReason.TARGET)
+
+    def _cut(self, task: Task, outcome: dict) -> None:
+        """The task ran out of budget: its work is thrown away and its subtree cut deeper."""
+        self.resplits += 1
+        self.repeated_nodes += int(outcome["nodes"])
+        self.repeated_seconds += float(outcome["seconds"])
+        subtrees, head = split_task(self.job, task, RESPLIT_LEVELS)
+        share = task.estimate / max(1, len(subtrees))
+        children = [Task.of(self._key(), s, task.variant, share) for s in subtrees]
+        self.tally.add(head)
+        if self.ledger is not None:
+            rows = [(c.key, task.key, c.variant, c.level, c.start_text(), c.estimate) for c in children]
+            self.ledger.add(rows, split_of=task.key, head=head)
+        self.total -= 1
+        self._queue(children)
+
+    def _stopped(self, task: Task, outcome: dict) -> None:
+        """A task the run's end stopped: its solutions and nodes are shown, not stored."""
+        self.partial.add(outcome)
+        heapq.heappush(self.pending, (-task.estimate, task.key, task))
+        if outcome["stopped_by"] == StopReason.TARGET:
+            self._end(StopReason.TARGET)
+        if self.job.mode == "solve" and self.k is not None and self._solutions() >= self.k:
+            self._end(StopReason.SOLUTIONS)
+
+    def _drain(self) -> None:
+        """Collect what the stopped tasks did (a local worker stops within one slice)."""
+        deadline = time.perf_counter() + 30.0
+        while self.running and time.perf_counter() < deadline:
+            for future in self.backend.wait(list(self.running), POLL_SECONDS):
+                task = self.running.pop(future)
+                try:
+                    outcome = self.backend.result(future)
+                except Exception:  # a cancelled cluster task: nothing to add
+                    outcome = None
+                if outcome is None:
+                    continue
+                if outcome["complete"]:
+                    self._finished(task, outcome)
+                else:
+                    self.partial.add(outcome)
+            if getattr(self.backend, "client", None) is not None:
+                break  # cluster tasks were cancelled: no partial counts come back
+        self.running.clear()
+
+    # ------------------------------------------------------------------ ending
+    def _end(self, reason: StopReason) -> None:
+        if not self.stop.is_set():
+            self.stop.set(reason)
+
+    def _run_over(self) -> bool:
+        return self.stop.is_set() or (self.limits.time is not None and self.elapsed() >= self.limits.time)
+
+    def _check_limits(self) -> None:
+        if self.limits.time is not None and self.elapsed() >= self.limits.time:
+            self._end(StopReason.TIME)
+        if self.limits.nodes is not None and self.tally.nodes + self.partial.nodes >= self.limits.nodes:
+            self._end(StopReason.NODES)
+
+    def _solutions(self) -> int:
+        return self.tally.solutions + self.partial.solutions
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    # ------------------------------------------------------------------ reporting
+    def _note_worker(self, outcome: dict) -> None:
+        w = self.workers_seen.setdefault(outcome["worker"], {"tasks": 0, "nodes": 0, "seconds": 0.0})
+        w["tasks"] += 1
+        w["nodes"] += int(outcome["nodes"])
+        w["seconds"] = round(w["seconds"] + float(outcome["seconds"]), 6)
+
+    def stats(self) -> dict:
+        seconds = self.elapsed()
+        nodes = self.tally.nodes + self.partial.nodes
+        rate = self.budget.measured_seconds / self.budget.measured_estimate if self.budget.measured_estimate else None
+        pending = sum(-e for e, _, _ in self.pending) + sum(t.estimate for t in self.running.values())
+        eta = None if rate is None else pending * rate / max(1, self.backend.workers)
+        return {
+            "seconds": seconds,
+            "nodes": nodes,
+            "nodes_per_second": nodes / seconds if seconds > 0 else 0.0,
+            "solutions": self._solutions(),
+            "deepest": len(self.tally.nodes_per_depth),
+            "best_score": self.tally.best_score if self.job.mode == "search" else None,
+            "subtrees_done": self.done,
+            "subtrees_total": self.total,
+            "eta_seconds": eta,
+            "workers": self.backend.workers,
+        }
+
+    def _report(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last_progress < self.progress_interval:
+            return
+        self._last_progress = now
+        stats = self.stats()
+        if self.progress is not None:
+            self.progress(stats)
+        if self.ledger is not None:
+            self.ledger.update_info(self._info(stats), force=force, seconds=stats["seconds"])
+
+    def _info(self, stats: dict) -> dict:
+        return {
+            "subtrees_done": self.done,
+            "subtrees_total": self.total,
+            "nodes": self.tally.nodes,
+            "solutions": self.tally.solutions,
+            "eta_seconds": stats["eta_seconds"],
+            "backend": self.backend.name,
+        }
+
+    def _result(self) -> SearchResult:
+        _, puzzle, _ = job_parts(self.job)
+        complete = not self.pending and not self.running and not self.stop.is_set()
+        if self.stop.is_set():
+            self.stopped_by = str(self.stop.reason)
+        result = SearchResult(solver=self.job.solver)
+        result.rotations = "each" if self.job.params.get("each_rotation") else "distinct"
+        result.complete = complete
+        result.stopped_by = None if complete else self.stopped_by or StopReason.INTERRUPTED
+        result.solutions = self.tally.solutions + self.partial.solutions
+        result.nodes = self.tally.nodes + self.partial.nodes
+        npd = list(self.tally.nodes_per_depth)
+        for depth, value in enumerate(self.partial.nodes_per_depth):
+            if depth >= len(npd):
+                npd.extend([0] * (depth + 1 - len(npd)))
+            npd[depth] += value
+        result.nodes_per_depth = npd
+        result.seconds = self.elapsed()
+        boards = self.tally.boards + self.partial.boards
+        if self.job.mode == "solve" and self.k is not None:
+            boards = boards[: self.k]
+            result.solutions = min(result.solutions, self.k) if not complete else result.solutions
+        result.boards = [board_of(puzzle, codes) for codes in boards]
+        if self.job.mode == "search":
+            best = self.tally if self.tally.best_score >= self.partial.best_score else self.partial
+            result.best_score = best.best_score
+            result.best_board = None if best.best_board is None else board_of(puzzle, best.best_board)
+        merged = dict(self.partial.engine_statistics)
+        for name, value in self.tally.engine_statistics.items():
+            other = merged.get(name)
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            merged[name] = value + other if numeric and isinstance(other, (int, float)) else value
+        result.statistics = {
+            **merged,
+            "parallel": {
+                "backend": self.backend.name,
+                "workers": self.backend.workers,
+                "subtrees_done": self.done,
+                "subtrees_total": self.total,
+                "resplits": self.resplits,
+                "repeated_nodes": self.repeated_nodes,
+                "repeated_seconds": round(self.repeated_seconds, 6),
+                "lost_tasks": self.lost_tasks,
+                "worker_seconds": round(self.tally.worker_seconds + self.partial.worker_seconds, 6),
+                "per_worker": self.workers_seen,
+            },
+            "subtrees": self.subtree_stats,
+        }
+        if self.ledger is not None:
+            result.statistics["run_id"] = self.ledger.run_id
+            stats = self.stats()
+            self.ledger.update_info(
+                self._info(stats),
+                force=True,
+                status="finished" if complete else "stopped",
+                stopped_by=result.stopped_by,
+                seconds=stats["seconds"],
+            )
+        return result
+
+
+def puzzle_of(job: Job) -> Puzzle:
+    return job_parts(job)[1]
