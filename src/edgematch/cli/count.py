@@ -27,6 +27,9 @@ from .common import (
     print_json,
     puzzle_from,
 )
+from .parallel import add_parallel_options, check_puzzle_or_resume, resumed_puzzle
+from .parallel import resume as resume_run
+from .parallel import run as run_split
 from .progress import ProgressLine, human
 
 EXAMPLES = """examples:
@@ -100,6 +103,7 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
     p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    add_parallel_options(p)
     if not best:
         add_colorpair_options(p)
 
@@ -283,7 +287,7 @@ def exit_status(result: SearchResult, normal: int = 0) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("count", help="count every solution of a puzzle", epilog=EXAMPLES, formatter_class=HelpFormatter)
-    add_puzzle_argument(p)
+    add_puzzle_argument(p, optional=True)
     add_search_options(p)
     p.set_defaults(func=run)
 
@@ -295,9 +299,26 @@ def start_board(args, puzzle):
     return board_from(args, puzzle, args.start)
 
 
-def run(args) -> int:
+def searched(args, mode: str, serial_call, *, k=None, callback=None):
+    """``(call, puzzle)``: ``call(solver)`` (for :func:`run_search`) runs the search of
+    ``mode`` serially (``serial_call(solver, puzzle, start)``), on many workers, or finishes
+    run ``--resume``; ``puzzle`` is the puzzle searched."""
+    check_puzzle_or_resume(args)
+    if args.resume is not None:
+        return (lambda solver: resume_run(args, mode, solver, callback=callback)), resumed_puzzle(args)
     puzzle = puzzle_from(args)
     start = start_board(args, puzzle)
+
+    def call(solver):
+        return run_split(
+            args, mode, solver, puzzle, lambda: serial_call(solver, puzzle, start), start=start, k=k, callback=callback
+        )
+
+    return call, puzzle
+
+
+def run(args) -> int:
+    call, puzzle = searched(args, "count", lambda solver, puzzle, start: solver.count(puzzle, start=start))
 
     def report(result: SearchResult) -> int:
         if args.json:
@@ -309,6 +330,18 @@ def run(args) -> int:
             sym = " up to board rotation" if getattr(args, "symmetry", False) else ""
             print(f"{qualifier}{result.solutions:,} solution{'s' if result.solutions != 1 else ''}{sym}")
             print(summary_line(result))
+            resume_hint(args, "count", result)
         return exit_status(result)
 
-    return run_search(args, lambda solver: solver.count(puzzle, start=start), report)
+    return run_search(args, call, report)
+
+
+def resume_hint(args, command: str, result: SearchResult) -> None:
+    """How to continue a recorded run that did not finish."""
+    run_id = result.statistics.get("run_id")
+    if run_id is not None and not result.complete:
+        print(f"recorded as run {run_id}: edgematch {command} --resume {run_id}" + _db_flag(args), file=sys.stderr)
+
+
+def _db_flag(args) -> str:
+    return f" --db {args.db}" if getattr(args, "db", None) else ""

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import time
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.table import Table
 from rich.text import Text
 
 
@@ -34,7 +36,32 @@ def describe(stats: dict) -> str:
     best = stats.get("best_score")
     if best is not None and best >= 0:
         parts.append(f"best score {best}")
+    if "subtrees_total" in stats:  # a parallel run
+        parts.append(f"subtrees {stats['subtrees_done']:,}/{stats['subtrees_total']:,}")
+        eta = stats.get("eta_seconds")
+        parts.append("left ?" if eta is None else f"left ~{duration(eta)}")
     return "  ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    """3725 -> '1h02m', 95 -> '1m35s', 7 -> '7s'."""
+    seconds = int(round(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    if seconds >= 60:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds}s"
+
+
+def renderable(stats: dict) -> RenderableType:
+    """The progress line; a parallel run gets a bar of its subtrees (done / total) in front."""
+    text = Text(describe(stats))
+    total = stats.get("subtrees_total")
+    if not total:
+        return text
+    grid = Table.grid(padding=(0, 1))
+    grid.add_row(ProgressBar(total=total, completed=stats.get("subtrees_done", 0), width=24), text)
+    return grid
 
 
 class ProgressLine:
@@ -54,7 +81,7 @@ class ProgressLine:
     def __call__(self, stats: dict) -> None:
         if not self.enabled or time.perf_counter() - self.started < self.delay:
             return
-        text = Text(describe(stats))
+        text = renderable(stats)
         if self.live is None:
             self.live = Live(text, console=self.console, transient=True, auto_refresh=False)
             self.live.start()

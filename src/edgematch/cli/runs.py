@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
+from ..runs.subtrees import SPLIT_METHODS
 from .common import HelpFormatter, print_json
 
 EXAMPLES = """examples:
@@ -14,7 +15,10 @@ EXAMPLES = """examples:
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "runs", help="list the recorded optimisation runs", epilog=EXAMPLES, formatter_class=HelpFormatter
+        "runs",
+        help="list the recorded runs (optimize, and count/solve/search runs on many workers)",
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--db", metavar="PATH", help="run database (default: runs.sqlite in the user data directory)")
     p.add_argument("--json", action="store_true", help="print the runs as JSON")
@@ -36,6 +40,8 @@ def run(args) -> int:
     with RunStore(path) as store:
         if args.run is not None:
             record = store.run(args.run)
+            if record.method in SPLIT_METHODS:
+                return _show_split_run(store, record, args.json)
             data = record.to_dict()
             best = store.best(args.run)
             checkpoint = store.latest_checkpoint(args.run)
@@ -74,7 +80,7 @@ def run(args) -> int:
             return 0
         records = store.runs(args.limit)
         if args.json:
-            print_json({"db": str(store.path), "runs": [r.to_dict() for r in records]})
+            print_json({"db": str(store.path), "runs": [_row(store, r) for r in records]})
             return 0
         if not records:
             print(f"no runs in {store.path}")
@@ -83,9 +89,54 @@ def run(args) -> int:
             f"{'run':>5} {'puzzle':<14} {'status':<11} {'best':>9} {'seconds':>9} {'moves':>12} {'seed':>20}  created"
         )
         for r in records:
+            if r.method in SPLIT_METHODS:
+                print(
+                    f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {r.method:>9} {r.seconds:>9.1f}  "
+                    f"{_progress_text(split_summary(store, r))}  {r.created}"
+                )
+                continue
             best = f"{r.best_score}/{r.max_score}" if r.best_score is not None else "-"
             print(
                 f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {best:>9} {r.seconds:>9.1f} {r.moves:>12} "
                 f"{str(r.seed):>20}  {r.created}"
             )
+    return 0
+
+
+def split_summary(store, record) -> dict:
+    """done / total subtrees, nodes, solutions (from the subtree rows) and the estimated
+    time left (from the run's last report) of a count, solve or search run."""
+    from ..runs.subtrees import ledger_summary
+
+    data = ledger_summary(store, record.id)
+    data["eta_seconds"] = None if record.state_label == "finished" else record.info.get("eta_seconds")
+    return data
+
+
+def _progress_text(s: dict) -> str:
+    eta = s.get("eta_seconds")
+    left = "" if eta is None else f", about {eta:,.0f} s left on {s.get('workers') or 'its'} workers"
+    return (
+        f"{s['subtrees_done']}/{s['subtrees_total']} subtrees, {s['nodes']:,} nodes, {s['solutions']:,} solutions{left}"
+    )
+
+
+def _row(store, record) -> dict:
+    data = record.to_dict()
+    if record.method in SPLIT_METHODS:
+        data.update(split_summary(store, record))
+    return data
+
+
+def _show_split_run(store, record, as_json: bool) -> int:
+    data = _row(store, record)
+    if as_json:
+        print_json(data)
+        return 0
+    for key in ("id", "method", "puzzle_name", "status", "created", "updated", "seconds", "stopped_by"):
+        print(f"{key:>15}: {data[key]}")
+    print(f"{'engine':>15}: {record.params.get('solver')} {record.params.get('engine')}")
+    print(f"{'progress':>15}: {_progress_text(data)}")
+    if record.state_label != "finished":
+        print(f"continue with: edgematch {record.method} --resume {record.id} --db {store.path}")
     return 0

@@ -14,8 +14,8 @@ import sys
 from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
-from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from, write_output
-from .count import add_search_options, exit_status, run_search, start_board, summary_line
+from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, write_output
+from .count import add_search_options, exit_status, resume_hint, run_search, searched, summary_line
 
 EXAMPLES = """examples:
   edgematch search e2 --schedule breaks:201,206,211,216,221,225,229,233,237,239 --time-limit 60
@@ -59,7 +59,7 @@ def register(sub) -> None:
         epilog=EXAMPLES,
         formatter_class=HelpFormatter,
     )
-    add_puzzle_argument(p)
+    add_puzzle_argument(p, optional=True)
     p.add_argument("--schedule", metavar="SPEC", help="invalid joins allowed per number of tiles (default: none)")
     p.add_argument(
         "--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)"
@@ -96,7 +96,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    puzzle = puzzle_from(args)
+    call, puzzle = searched(
+        args, "search", lambda solver, puzzle, start: solver.best(puzzle, start=start, callback=improved)
+    )
     extra = dict(
         schedule=args.schedule,
         target=args.target,
@@ -149,7 +151,7 @@ def run(args) -> int:
             if written and written != "-":
                 print(f"board written to {written}")
             print(summary_line(result))
+            resume_hint(args, "search", result)
         return exit_status(result)
 
-    start = start_board(args, puzzle)
-    return run_search(args, lambda solver: solver.best(puzzle, start=start, callback=improved), report, **extra)
+    return run_search(args, call, report, **extra)

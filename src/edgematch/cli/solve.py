@@ -28,8 +28,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
-from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, puzzle_from
-from .count import add_search_options, exit_status, run_search, start_board, summary_line
+from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json
+from .count import add_search_options, exit_status, resume_hint, run_search, searched, summary_line
 
 EXAMPLES = """examples:
   edgematch solve owen1-6x6 --out solution.txt       the first solution
@@ -48,7 +48,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "solve", help="find solutions and write them as board files", epilog=EXAMPLES, formatter_class=HelpFormatter
     )
-    add_puzzle_argument(p)
+    add_puzzle_argument(p, optional=True)
     many = p.add_mutually_exclusive_group()
     many.add_argument("-k", type=positive_int, default=1, metavar="K", help="number of solutions to find (default 1)")
     many.add_argument("--all", action="store_true", help="find every solution")
@@ -85,7 +85,6 @@ def output_paths(out: str, puzzle_name: str, fmt: str, numbered: bool):
 
 
 def run(args) -> int:
-    puzzle = puzzle_from(args)
     if args.k == 0:
         raise InputError("-k must be at least 1")
     k = None if args.all else args.k
@@ -94,6 +93,13 @@ def run(args) -> int:
     fmt = args.board_format or ("edgematch" if to_stdout or as_dir else format_for_extension(args.out, BOARD_FORMATS))
     if fmt not in BOARD_FORMATS:
         raise InputError(f"unknown board format '{fmt}' (known: {', '.join(sorted(BOARD_FORMATS))})")
+    call, puzzle = searched(
+        args,
+        "solve",
+        lambda solver, puzzle, start: solver.solve(puzzle, k=k, callback=emit, collect=False, start=start),
+        k=k,
+        callback=lambda board: emit(board),
+    )
     numbered = k is None or k > 1
     written: list[str] = []
     in_json: list[str] = []  # boards on standard output with --json go inside the JSON
@@ -119,9 +125,6 @@ def run(args) -> int:
             raise InputError(f"cannot write file ({exc.strerror})", str(path)) from None
         written.append(str(path))
 
-    start = start_board(args, puzzle)
-    options = {"start": start} if start is not None else {}
-
     def report(result) -> int:
         if args.json:
             data = {"puzzle": puzzle.name or args.puzzle, "files": written if not to_stdout else []}
@@ -139,6 +142,7 @@ def run(args) -> int:
             print(summary_line(result))
         else:
             print(summary_line(result), file=sys.stderr)
+        resume_hint(args, "solve", result)
         return exit_status(result, 0 if written else 1)
 
-    return run_search(args, lambda solver: solver.solve(puzzle, k=k, callback=emit, collect=False, **options), report)
+    return run_search(args, call, report)

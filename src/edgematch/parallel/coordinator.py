@@ -15,10 +15,11 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
 from ..engines.result import SearchResult
-from ..model import Puzzle
+from ..model import Board, Puzzle
 from ..runs.subtrees import SubtreeLedger, Totals
 from .job import Job, Task, board_of, job_parts, split_task
 from .splitting import RESPLIT_LEVELS, SUBTREES_PER_WORKER, BudgetPolicy, estimates, first_split, root_task
@@ -90,6 +91,7 @@ class Coordinator:
         budget: BudgetPolicy | None = None,
         task_nodes: int | None = None,
         progress_interval: float = 0.5,
+        callback: Callable[[Board], Any] | None = None,
     ):
         self.job = job
         self.backend = backend
@@ -102,6 +104,8 @@ class Coordinator:
         self.budget = budget or BudgetPolicy(backend.workers)
         self.task_nodes = task_nodes
         self.progress_interval = progress_interval
+        self.callback = callback
+        self.emitted = 0
         self.pending: list[tuple[float, int, Task]] = []  # heap: (-estimate, key, task)
         self.running: dict = {}  # future -> task
         self.tally = Tally()
@@ -132,6 +136,7 @@ class Coordinator:
             sizes = estimates(self.job, root, subtrees, levels)
             tasks = [Task.of(self._key(), s, variant, e) for s, e in zip(subtrees, sizes)]
             self.tally.add(head)
+            self._emit(head)
             if self.ledger is not None:
                 self.ledger.add_root(root.key, variant, root.level, root.start_text(), head)
                 self.ledger.add([(t.key, root.key, variant, t.level, t.start_text(), t.estimate) for t in tasks])
@@ -140,10 +145,14 @@ class Coordinator:
     def resume(self) -> None:
         """Continue the ledger's run: its finished work is counted, its pending subtrees queued."""
         assert self.ledger is not None
-        self.tally = Tally.of(self.ledger.totals())
-        self.next_key = self.ledger.next_key()
+        if not self.ledger.has_rows():  # stopped while the first cut was made: make it now
+            self.start_new(None)
+            return
         totals = self.ledger.totals()
+        self.tally = Tally.of(totals)
+        self.next_key = self.ledger.next_key()
         self.done = totals.done
+        self._emit({"boards": totals.boards})
         tasks = []
         for row in self.ledger.pending():
             s = row.start
@@ -163,6 +172,7 @@ class Coordinator:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> SearchResult:
+        self.stop.working()  # from now on a signal stops the run between polls
         try:
             while self.pending or self.running:
                 self._check_limits()
@@ -216,8 +226,22 @@ class Coordinator:
         else:
             self._stopped(task, outcome)
 
+    def _emit(self, outcome: dict) -> None:
+        """Hand the solutions of a task to the callback as they arrive (at most k in all)."""
+        if self.callback is None:
+            return
+        puzzle = job_parts(self.job)[1]
+        for codes in outcome.get("boards") or []:
+            if self.k is not None and self.emitted >= self.k:
+                return
+            self.emitted += 1
+            if self.callback(board_of(puzzle, codes)):
+                self._end(StopReason.CALLBACK)
+                return
+
     def _finished(self, task: Task, outcome: dict) -> None:
         self.tally.add(outcome)
+        self._emit(outcome)
         self.done += 1
         self.budget.record(task.estimate, outcome["seconds"])
         if self.ledger is not None:
@@ -249,6 +273,7 @@ class Coordinator:
         share = task.estimate / max(1, len(subtrees))
         children = [Task.of(self._key(), s, task.variant, share) for s in subtrees]
         self.tally.add(head)
+        self._emit(head)
         if self.ledger is not None:
             rows = [(c.key, task.key, c.variant, c.level, c.start_text(), c.estimate) for c in children]
             self.ledger.add(rows, split_of=task.key, head=head)
@@ -258,6 +283,7 @@ class Coordinator:
     def _stopped(self, task: Task, outcome: dict) -> None:
         """A task the run's end stopped: its solutions and nodes are shown, not stored."""
         self.partial.add(outcome)
+        self._emit(outcome)
         heapq.heappush(self.pending, (-task.estimate, task.key, task))
         if outcome["stopped_by"] == StopReason.TARGET:
             self._end(StopReason.TARGET)
@@ -280,6 +306,7 @@ class Coordinator:
                     self._finished(task, outcome)
                 else:
                     self.partial.add(outcome)
+                    self._emit(outcome)
             if getattr(self.backend, "client", None) is not None:
                 break  # cluster tasks were cancelled: no partial counts come back
         self.running.clear()
@@ -349,6 +376,7 @@ class Coordinator:
             "solutions": self.tally.solutions,
             "eta_seconds": stats["eta_seconds"],
             "backend": self.backend.name,
+            "workers": self.backend.workers,
         }
 
     def _result(self) -> SearchResult:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
 from ..engines.base import Engine, Limits, StopFlag, stop_on_signals
 from ..engines.result import SearchResult
 from ..errors import InputError
-from ..model import Puzzle
+from ..model import Board, Puzzle
 from ..runs.store import RunStore
 from ..runs.subtrees import SPLIT_METHODS, SubtreeLedger
 from .backends import make_backend
@@ -35,6 +36,7 @@ def parallel_search(
     progress: Callable[[dict], None] | None = None,
     stop: StopFlag | None = None,
     store: RunStore | None = None,
+    callback: Callable[[Board], Any] | None = None,
     **options,
 ) -> SearchResult:
     """``mode`` (count, solve, search) of ``engine`` on ``puzzle``, split over ``jobs``
@@ -62,7 +64,7 @@ def parallel_search(
         )
     with _signals(stop) as flag, _backend(jobs, cluster, kind) as backend:
         coordinator = Coordinator(
-            job, backend, limits=limits, k=k, progress=progress, stop=flag, ledger=ledger, **options
+            job, backend, limits=limits, k=k, progress=progress, stop=flag, ledger=ledger, callback=callback, **options
         )
         if flag.is_set():
             return coordinator.run()
@@ -81,6 +83,7 @@ def resume_search(
     kind: str = "processes",
     progress: Callable[[dict], None] | None = None,
     stop: StopFlag | None = None,
+    callback: Callable[[Board], Any] | None = None,
     **options,
 ) -> tuple[Job, SearchResult]:
     """Finish run ``run_id`` of ``store``: its finished subtrees are counted as recorded,
@@ -94,8 +97,10 @@ def resume_search(
         raise InputError(f"run {run_id} is still running (process {record.pid} on {record.host})")
     params = record.params
     job = Job(record.method, params["solver"], params["engine"], store.puzzle_text(run_id), record.puzzle_name)
-    store.claim(run_id)
     ledger = SubtreeLedger(store, run_id)
+    if record.start != "root" and not ledger.has_rows():
+        raise InputError(f"run {run_id} was stopped before its search was cut into subtrees: start it again")
+    store.claim(run_id)
     with _signals(stop) as flag, _backend(jobs, cluster, kind) as backend:
         coordinator = Coordinator(
             job,
@@ -105,6 +110,7 @@ def resume_search(
             progress=progress,
             stop=flag,
             ledger=ledger,
+            callback=callback,
             **options,
         )
         coordinator.resume()

@@ -1,0 +1,158 @@
+"""The options of count, solve and search that run a search on many workers, and the
+choice between the serial engine call and the parallel layer.
+
+``--jobs N`` local workers (default: ``$EDGEMATCH_JOBS``, else every core; 1 is the serial
+engine, as before), ``--cluster tcp://HOST:PORT`` a Dask scheduler, ``--db PATH`` the run
+store (default: the user's), ``--no-record`` no record, ``--resume RUN`` finish a recorded run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..errors import InputError
+from .common import positive_int
+
+JOBS_VARIABLE = "EDGEMATCH_JOBS"
+
+
+def add_parallel_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("parallel and durable runs (docs/parallel.md)")
+    g.add_argument(
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help=f"worker processes on this machine (default: ${JOBS_VARIABLE}, else every core; 1: one process, "
+        "not recorded unless --db is given)",
+    )
+    g.add_argument("--cluster", metavar="ADDRESS", help="run on the Dask scheduler at tcp://HOST:PORT")
+    g.add_argument(
+        "--db",
+        metavar="PATH",
+        help="run store recording the subtrees (default: runs.sqlite in the user data directory)",
+    )
+    g.add_argument("--no-record", action="store_true", help="record nothing (a parallel run is recorded by default)")
+    g.add_argument(
+        "--resume",
+        type=int,
+        metavar="RUN",
+        help="finish recorded run RUN (puzzle and options come from the run store; leave the puzzle out)",
+    )
+
+
+def jobs_wanted(args) -> int:
+    """--jobs, else $EDGEMATCH_JOBS, else every core."""
+    from ..parallel import default_jobs
+
+    if args.jobs is not None:
+        if args.jobs < 1:
+            raise InputError("--jobs must be at least 1")
+        return args.jobs
+    text = os.environ.get(JOBS_VARIABLE)
+    if text:
+        try:
+            value = int(text)
+        except ValueError:
+            raise InputError(f"${JOBS_VARIABLE} must be a whole number, not {text!r}") from None
+        if value < 1:
+            raise InputError(f"${JOBS_VARIABLE} must be at least 1, not {value}")
+        return value
+    return default_jobs()
+
+
+def check_puzzle_or_resume(args) -> None:
+    if args.resume is not None and args.puzzle is not None:
+        raise InputError("--resume takes the puzzle and its options from the run store: leave the puzzle out")
+    if args.resume is None and args.puzzle is None:
+        raise InputError("give a puzzle (a bundled name or a file), or --resume RUN")
+    if args.no_record and args.db:
+        raise InputError("--no-record and --db contradict each other")
+
+
+def goes_parallel(args, solver) -> bool:
+    """Whether this run uses the parallel layer: more than one job, a cluster or a run store."""
+    from ..parallel.run import can_split
+
+    jobs = jobs_wanted(args)
+    wanted = args.cluster is not None or args.db is not None or jobs > 1
+    if not wanted:
+        return False
+    if can_split(solver):
+        return True
+    if args.cluster is not None or args.db is not None or args.jobs is not None:
+        raise InputError(f"--solver {solver.name} cannot split a search: it runs with --jobs 1 only")
+    return False  # the default number of jobs: this engine runs serially
+
+
+def store_of(args):
+    """The run store a parallel run records into (None with --no-record)."""
+    from ..runs import RunStore
+
+    if args.no_record:
+        return None
+    return RunStore(args.db) if args.db else RunStore()
+
+
+def run(args, mode: str, solver, puzzle, serial, *, start=None, k=None, callback=None):
+    """``serial()`` (the engine's own call) or the same search through the parallel layer."""
+    if not goes_parallel(args, solver):
+        return serial()
+    from ..parallel import parallel_search
+
+    store = store_of(args)
+    try:
+        return parallel_search(
+            mode,
+            solver,
+            puzzle,
+            start=start,
+            limits=solver.limits,
+            k=k,
+            jobs=jobs_wanted(args),
+            cluster=args.cluster,
+            progress=solver.progress,
+            stop=solver.stop,
+            store=store,
+            callback=callback,
+        )
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _resume_store(args):
+    from ..runs import RunStore, default_db_path
+
+    path = args.db if args.db is not None else default_db_path()
+    if not os.path.exists(path):
+        raise InputError("no such run database", str(path))
+    return RunStore(path)
+
+
+def resumed_puzzle(args):
+    """The puzzle of run ``--resume RUN``, as the run store keeps it."""
+    from ..formats.native import read_puzzle
+
+    with _resume_store(args) as store:
+        record = store.run(args.resume)
+        return read_puzzle(store.puzzle_text(args.resume), record.puzzle_name)
+
+
+def resume(args, mode: str, solver, *, callback=None):
+    """Finish run ``--resume RUN``."""
+    from ..parallel import resume_search
+
+    with _resume_store(args) as store:
+        _, result = resume_search(
+            args.resume,
+            store,
+            mode=mode,
+            limits=solver.limits,
+            jobs=jobs_wanted(args),
+            cluster=args.cluster,
+            progress=solver.progress,
+            stop=solver.stop,
+            callback=callback,
+        )
+    return result
