@@ -152,14 +152,16 @@ def test_setup_line_runs_through_the_installed_console_script(tmp_path):
 
 
 def test_readme_test_command_has_its_extra():
-    """The second set-up line installs '.[test]' and runs pytest: the extra must bring pytest."""
+    """The second set-up line installs '.[test,cluster]' (pytest and its tools; Dask for the
+    cluster tests) and runs pytest: the extras must bring them."""
     second = fenced_blocks("bash")[1]
-    assert "'.[test]'" in second and second.strip().endswith("pytest")
+    assert "'.[test,cluster]'" in second and second.strip().endswith("pytest")
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("pytest") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
     assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src " in f" {second} "
     assert " ruff format --check src " in f" {second} "
+    assert any(req.startswith("dask[distributed]") for req in extras["cluster"])
     # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift
     assert second.strip() in (ROOT / ".ci" / "run").read_text().splitlines()
 

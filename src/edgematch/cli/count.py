@@ -330,7 +330,7 @@ def run(args) -> int:
             sym = " up to board rotation" if getattr(args, "symmetry", False) else ""
             print(f"{qualifier}{result.solutions:,} solution{'s' if result.solutions != 1 else ''}{sym}")
             print(summary_line(result))
-            resume_hint(args, "count", result)
+        resume_hint(args, "count", result)
         return exit_status(result)
 
     return run_search(args, call, report)

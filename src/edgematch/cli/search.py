@@ -151,7 +151,7 @@ def run(args) -> int:
             if written and written != "-":
                 print(f"board written to {written}")
             print(summary_line(result))
-            resume_hint(args, "search", result)
+        resume_hint(args, "search", result)
         return exit_status(result)
 
     return run_search(args, call, report, **extra)

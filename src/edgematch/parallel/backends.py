@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,6 +47,15 @@ _WORKER: dict[str, Any] = {}
 def _init_process(event, floor, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     _WORKER.update(event=event, floor=floor, parent=parent)
+    threading.Thread(target=_leave_with, args=(parent,), name="edgematch-orphan-watch", daemon=True).start()
+
+
+def _leave_with(parent: int) -> None:
+    """An idle worker waits on its task queue forever; when the coordinator is gone
+    (SIGKILL, a crash) it has nobody to work for, so it exits."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def _run_in_process(job: Job, task: Task) -> dict:
@@ -136,14 +146,13 @@ class DaskBackend:
         return self.client.submit(run_task, job, task, pure=False, retries=2)
 
     def wait(self, futures: Iterable, timeout: float) -> list:
-        from distributed import wait
-
         futures = list(futures)
-        try:
-            done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            return []
-        return list(done)
+        deadline = time.monotonic() + timeout
+        while True:  # a short poll: the client's own wait() wants a process-wide default client
+            done = [f for f in futures if f.done()]
+            if done or time.monotonic() >= deadline:
+                return done
+            time.sleep(0.01)
 
     def result(self, future) -> dict | None:
         from distributed import KilledWorker

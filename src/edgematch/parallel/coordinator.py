@@ -98,7 +98,7 @@ class Coordinator:
         self.limits = limits or Limits()
         self.k = k
         self.progress = progress
-        self.stop = stop or StopFlag()
+        self.stop = stop if stop is not None else StopFlag()
         self.ledger = ledger
         self.per_worker = subtrees_per_worker
         self.budget = budget or BudgetPolicy(backend.workers)
