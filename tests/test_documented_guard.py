@@ -25,7 +25,7 @@ OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-k)(?![\w-])")
 COMMAND = re.compile(r"\bedgematch\s+(%s)\b" % "|".join(SUBCOMMANDS))
 # commands that are not edgematch (benchmark scripts, installation, test runners): a part of a
 # code line (between `&&`, `;` or `|`) starting with one of these is not scanned
-NOT_EDGEMATCH = re.compile(r"^\s*(python3?|pip|pytest|mutmut|ruff|mypy|\.|source|cd|git)\b")
+NOT_EDGEMATCH = re.compile(r"^\s*(python3?|pip|pytest|mutmut|ruff|mypy|dask|\.|source|cd|git)\b")
 
 # (command or None, option) -> why it needs no test of its own.  Keep this short.
 EXCEPTIONS: dict[tuple[str | None, str], str] = {}

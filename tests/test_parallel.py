@@ -276,3 +276,24 @@ def test_cli_resume_of_an_unknown_run(capsys, tmp_path):
     run_cli(capsys, "count", "owen1-4x4", "--jobs", "1", "--db", db, "--quiet")
     code, _, err = run_cli(capsys, "count", "--resume", "99", "--db", db)
     assert code == 2 and "no run 99" in err
+
+
+# ---------------------------------------------------------------------- the Python front door
+def test_front_door_jobs_db_and_resume(tmp_path):
+    import edgematch
+
+    result = edgematch.count("owen1-5x5", jobs=2)
+    assert result.solutions == 16 and result.statistics["parallel"]["workers"] == 2
+    assert "parallel" not in edgematch.count("owen1-5x5", jobs=1).statistics
+    db = tmp_path / "runs.sqlite"
+    recorded = edgematch.count("owen1-5x5", jobs=2, db=db)
+    again = edgematch.resume(recorded.statistics["run_id"], db)
+    assert again.complete and (again.solutions, again.nodes) == (16, recorded.nodes)
+    solved = edgematch.solve("owen1-5x5", k=2, jobs=2)
+    assert len(solved.boards) == 2 and all(b.verify().valid for b in solved.boards)
+    with pytest.raises(InputError, match="jobs"):
+        edgematch.count("owen1-5x5", jobs=0)
+    # an engine that cannot split runs serially unless workers were asked for
+    assert edgematch.count("owen1-4x4", solver="cpsat").solutions == edgematch.count("owen1-4x4").solutions
+    with pytest.raises(InputError, match="cannot split"):
+        edgematch.count("owen1-4x4", solver="cpsat", jobs=2)

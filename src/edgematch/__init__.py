@@ -6,7 +6,7 @@
 (16, 16, 256)
 """
 
-from .api import count, estimate, generate, optimize, search, solve
+from .api import count, estimate, generate, optimize, resume, search, solve
 from .engines.base import Limits, StopFlag, StopReason
 from .engines.result import SearchResult
 from .errors import InputError
@@ -49,6 +49,7 @@ __all__ = [
     "parse_square",
     "read_board",
     "read_puzzle",
+    "resume",
     "search",
     "solve",
     "square_name",

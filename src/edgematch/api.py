@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from .engines import make_solver
 from .engines.base import Limits
 from .engines.result import SearchResult
+from .errors import InputError
 from .loading import load
 from .model import Board, Puzzle
 
@@ -53,10 +54,18 @@ def count(
     time_limit=None,
     node_limit=None,
     limits: Limits | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    db: str | os.PathLike | None = None,
     **options: Any,
 ) -> SearchResult:
-    """The exact number of solutions (``result.complete`` says whether a limit cut it short)."""
-    return _engine(solver, time_limit, node_limit, limits, options).count(as_puzzle(puzzle), start=start)
+    """The exact number of solutions (``result.complete`` says whether a limit cut it short).
+
+    ``jobs`` worker processes (default: ``$EDGEMATCH_JOBS``, else every core; 1: this
+    process) or the Dask scheduler at ``cluster``; ``db``: record the run there, so that
+    :func:`resume` can finish it (docs/parallel.md)."""
+    engine = _engine(solver, time_limit, node_limit, limits, options)
+    return _run("count", engine, as_puzzle(puzzle), start, jobs, cluster, db, lambda p: engine.count(p, start=start))
 
 
 def solve(
@@ -69,11 +78,26 @@ def solve(
     time_limit=None,
     node_limit=None,
     limits: Limits | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    db: str | os.PathLike | None = None,
     **options: Any,
 ) -> SearchResult:
-    """The first ``k`` solutions (``k=None``: all) in ``result.boards``."""
+    """The first ``k`` solutions (``k=None``: all) in ``result.boards`` (on several workers:
+    ``k`` solutions, not necessarily the first in the serial order)."""
     engine = _engine(solver, time_limit, node_limit, limits, options)
-    return engine.solve(as_puzzle(puzzle), k=k, start=start, callback=callback)
+    return _run(
+        "solve",
+        engine,
+        as_puzzle(puzzle),
+        start,
+        jobs,
+        cluster,
+        db,
+        lambda p: engine.solve(p, k=k, start=start, callback=callback),
+        k=k,
+        callback=callback,
+    )
 
 
 def search(
@@ -85,12 +109,64 @@ def search(
     time_limit=None,
     node_limit=None,
     limits: Limits | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    db: str | os.PathLike | None = None,
     **options: Any,
 ) -> SearchResult:
     """The best score the backtracker reaches when ``schedule`` allows some invalid joins
-    (``result.best_score``, ``result.best_board``), as ``edgematch search`` does."""
+    (``result.best_score``, ``result.best_board``), as ``edgematch search`` does; on several
+    workers each digs its own subtree and they share the best score."""
     engine = _engine("backtrack", time_limit, node_limit, limits, dict(options, schedule=schedule))
-    return engine.best(as_puzzle(puzzle), start=start, callback=callback)
+    return _run(
+        "search",
+        engine,
+        as_puzzle(puzzle),
+        start,
+        jobs,
+        cluster,
+        db,
+        lambda p: engine.best(p, start=start, callback=callback),
+    )
+
+
+def resume(run_id: int, db: str | os.PathLike | None = None, *, jobs: int | None = None, cluster: str | None = None):
+    """Finish recorded count, solve or search run ``run_id`` of the run store ``db``
+    (default: the command line's): its finished subtrees are taken as recorded."""
+    from .parallel import resume_search
+    from .runs import RunStore
+
+    with RunStore(db) as store:
+        return resume_search(run_id, store, jobs=_jobs(jobs), cluster=cluster)[1]
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is not None:
+        if isinstance(jobs, bool) or int(jobs) != jobs or jobs < 1:
+            raise InputError(f"jobs must be a whole number >= 1, not {jobs!r}")
+        return int(jobs)
+    from .parallel import default_jobs
+
+    text = os.environ.get("EDGEMATCH_JOBS")
+    return int(text) if text and text.isdigit() and int(text) >= 1 else default_jobs()
+
+
+def _run(mode, engine, puzzle, start, jobs, cluster, db, serial, **extra) -> SearchResult:
+    """The engine's own call, or the same search on many workers."""
+    from .parallel.run import can_split, parallel_search
+
+    workers = _jobs(jobs)
+    explicit = jobs is not None or cluster is not None or db is not None
+    if not (cluster or db or workers > 1) or (not can_split(engine) and not explicit):
+        return serial(puzzle)
+    from .runs import RunStore
+
+    store = RunStore(db) if db is not None else None
+    try:
+        return parallel_search(mode, engine, puzzle, start=start, jobs=workers, cluster=cluster, store=store, **extra)
+    finally:
+        if store is not None:
+            store.close()
 
 
 def estimate(puzzle: PuzzleLike, order="rowscan", **options: Any):
@@ -163,4 +239,4 @@ def optimize(
     )
 
 
-__all__ = ["as_puzzle", "count", "estimate", "generate", "optimize", "search", "solve"]
+__all__ = ["as_puzzle", "count", "estimate", "generate", "optimize", "resume", "search", "solve"]

@@ -40,7 +40,7 @@ def phase_range(phases, d, j, board, pcol, starts):
     return starts[U(k)], starts[U(k + 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_search(
     cand,
     starts,

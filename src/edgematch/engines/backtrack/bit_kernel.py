@@ -142,7 +142,7 @@ def bit_tables(plan: SearchPlan, rows: np.ndarray) -> BitTables | None:
     return BitTables(keymask, list_first, dups if dups.any() else None, rows, tile_class, tile_bit)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bit_search(
     cand,
     list_first,

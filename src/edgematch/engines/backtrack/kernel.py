@@ -63,7 +63,7 @@ def key_range(rows, d, board, pcol, starts):
     return starts[U(k)], starts[U(k + 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def exact_search(
     cand,
     starts,

@@ -135,7 +135,7 @@ def lookup(key, slot_key, slot_value, bits):
         h = (h + U(1)) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def macro_search(
     blocks,
     key_start,

@@ -519,7 +519,7 @@ def replay(M, path):
 
 
 # ---------------------------------------------------------------------------- the search
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(M, st, budget, out_boards, out_paths, weights):
     """Run until finished, ``budget`` more nodes, or ``out_boards`` full.
 
