@@ -145,25 +145,33 @@ def run_task(
     else:
         engine.shared_best = floor if floor is not None else (lambda: task.floor)  # type: ignore[attr-defined]
         result = engine.best(searched, start=start, limits=limits)
+    return outcome_of(task.key, result, task.level, started)
+
+
+def outcome_of(key: int | None, result, level: int, started: float, cut: bool = False) -> dict[str, Any]:
+    """A search's result as plain data, without the nodes that re-placed the subtree's own
+    prefix (depths below ``level``); ``cut``: the result of a split (complete, and its
+    engine statistics left out, so that they are not added to the searches')."""
     npd = [int(v) for v in result.nodes_per_depth]
-    replayed = sum(npd[: task.level])
-    npd[: task.level] = [0] * min(task.level, len(npd))
-    outcome = {
-        "key": task.key,
-        "complete": bool(result.complete),
-        "stopped_by": None if result.complete else str(result.stopped_by or StopReason.INTERRUPTED),
+    replayed = sum(npd[:level])
+    npd[:level] = [0] * min(level, len(npd))
+    complete = cut or bool(result.complete)
+    statistics = {} if cut else result.statistics
+    return {
+        "key": key,
+        "complete": complete,
+        "stopped_by": None if complete else str(result.stopped_by or StopReason.INTERRUPTED),
         "solutions": int(result.solutions),
         "nodes": int(result.nodes) - replayed,
         "nodes_per_depth": npd,
         "seconds": time.perf_counter() - started,
         "worker": worker_name(),
         "boards": [_codes(b) for b in result.boards],
-        "best_score": result.best_score,
-        "best_board": None if result.best_board is None else _codes(result.best_board),
+        "best_score": None if cut else result.best_score,
+        "best_board": None if cut or result.best_board is None else _codes(result.best_board),
         "rotations": result.rotations,
-        "statistics": {k: v for k, v in result.statistics.items() if isinstance(v, (int, float, str, bool))},
+        "statistics": {k: v for k, v in statistics.items() if isinstance(v, (int, float, str, bool))},
     }
-    return outcome
 
 
 def _codes(board: Board) -> list[list[int]]:
@@ -189,25 +197,7 @@ def split_task(job: Job, task: Task | None, levels: int, variant: int = 0) -> tu
     started = time.perf_counter()
     subtrees, head = engine.split_below(searched, levels, start)
     level = 0 if task is None else task.level
-    npd = [int(v) for v in head.nodes_per_depth]
-    replayed = sum(npd[:level])
-    npd[:level] = [0] * min(level, len(npd))
-    outcome: dict[str, Any] = {
-        "key": None if task is None else task.key,
-        "complete": True,
-        "stopped_by": None,
-        "solutions": int(head.solutions),
-        "nodes": int(head.nodes) - replayed,
-        "nodes_per_depth": npd,
-        "seconds": time.perf_counter() - started,
-        "worker": worker_name(),
-        "boards": [_codes(b) for b in head.boards],
-        "best_score": None,
-        "best_board": None,
-        "rotations": head.rotations,
-        "statistics": {},
-    }
-    return subtrees, outcome
+    return subtrees, outcome_of(None if task is None else task.key, head, level, started, cut=True)
 
 
 def engine_depth(job: Job, variant: int = 0) -> int:
