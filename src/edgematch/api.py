@@ -147,17 +147,16 @@ def _jobs(jobs: int | None) -> int:
         return int(jobs)
     from .parallel import default_jobs
 
-    text = os.environ.get("EDGEMATCH_JOBS")
-    return int(text) if text and text.isdigit() and int(text) >= 1 else default_jobs()
+    return default_jobs()
 
 
 def _run(mode, engine, puzzle, start, jobs, cluster, db, serial, **extra) -> SearchResult:
     """The engine's own call, or the same search on many workers."""
-    from .parallel.run import can_split, parallel_search
+    from .parallel.run import goes_parallel, parallel_search
 
     workers = _jobs(jobs)
-    explicit = jobs is not None or cluster is not None or db is not None
-    if not (cluster or db or workers > 1) or (not can_split(engine) and not explicit):
+    asked = jobs is not None or cluster is not None or db is not None
+    if not goes_parallel(engine, workers, cluster, db is not None, asked):
         return serial(puzzle)
     from .runs import RunStore
 

@@ -14,8 +14,6 @@ import os
 from ..errors import InputError
 from .common import positive_int
 
-JOBS_VARIABLE = "EDGEMATCH_JOBS"
-
 
 def add_parallel_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("parallel and durable runs (docs/parallel.md)")
@@ -23,7 +21,7 @@ def add_parallel_options(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=positive_int,
         metavar="N",
-        help=f"worker processes on this machine (default: ${JOBS_VARIABLE}, else every core; 1: one process, "
+        help="worker processes on this machine (default: $EDGEMATCH_JOBS, else every core; 1: one process, "
         "not recorded unless --db is given)",
     )
     g.add_argument("--cluster", metavar="ADDRESS", help="run on the Dask scheduler at tcp://HOST:PORT")
@@ -49,15 +47,6 @@ def jobs_wanted(args) -> int:
         if args.jobs < 1:
             raise InputError("--jobs must be at least 1")
         return args.jobs
-    text = os.environ.get(JOBS_VARIABLE)
-    if text:
-        try:
-            value = int(text)
-        except ValueError:
-            raise InputError(f"${JOBS_VARIABLE} must be a whole number, not {text!r}") from None
-        if value < 1:
-            raise InputError(f"${JOBS_VARIABLE} must be at least 1, not {value}")
-        return value
     return default_jobs()
 
 
@@ -68,21 +57,6 @@ def check_puzzle_or_resume(args) -> None:
         raise InputError("give a puzzle (a bundled name or a file), or --resume RUN")
     if args.no_record and args.db:
         raise InputError("--no-record and --db contradict each other")
-
-
-def goes_parallel(args, solver) -> bool:
-    """Whether this run uses the parallel layer: more than one job, a cluster or a run store."""
-    from ..parallel.run import can_split
-
-    jobs = jobs_wanted(args)
-    wanted = args.cluster is not None or args.db is not None or jobs > 1
-    if not wanted:
-        return False
-    if can_split(solver):
-        return True
-    if args.cluster is not None or args.db is not None or args.jobs is not None:
-        raise InputError(f"--solver {solver.name} cannot split a search: it runs with --jobs 1 only")
-    return False  # the default number of jobs: this engine runs serially
 
 
 def store_of(args):
@@ -96,9 +70,12 @@ def store_of(args):
 
 def run(args, mode: str, solver, puzzle, serial, *, start=None, k=None, callback=None):
     """``serial()`` (the engine's own call) or the same search through the parallel layer."""
-    if not goes_parallel(args, solver):
-        return serial()
     from ..parallel import parallel_search
+    from ..parallel.run import goes_parallel
+
+    asked = args.jobs is not None or args.cluster is not None or args.db is not None
+    if not goes_parallel(solver, jobs_wanted(args), args.cluster, args.db is not None, asked):
+        return serial()
 
     store = store_of(args)
     try:

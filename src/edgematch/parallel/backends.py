@@ -180,8 +180,21 @@ def make_backend(jobs: int | None = None, cluster: str | None = None, kind: str 
     return LocalBackend(jobs or default_jobs(), kind)
 
 
+#: Environment variable that sets the default number of local workers.
+JOBS_VARIABLE = "EDGEMATCH_JOBS"
+
+
 def default_jobs() -> int:
-    """Every core this process may use."""
+    """``$EDGEMATCH_JOBS`` when set, else every core this process may use."""
+    text = os.environ.get(JOBS_VARIABLE)
+    if text:
+        try:
+            value = int(text)
+        except ValueError:
+            raise InputError(f"${JOBS_VARIABLE} must be a whole number, not {text!r}") from None
+        if value < 1:
+            raise InputError(f"${JOBS_VARIABLE} must be at least 1, not {value}")
+        return value
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
 from ..engines.result import SearchResult
-from ..model import Board, Puzzle
+from ..model import Board
 from ..runs.subtrees import SubtreeLedger, Totals
 from .job import Job, Task, board_of, job_parts, split_task
 from .splitting import RESPLIT_LEVELS, SUBTREES_PER_WORKER, BudgetPolicy, estimates, first_split, root_task
@@ -341,9 +341,8 @@ class Coordinator:
     def stats(self) -> dict:
         seconds = self.elapsed()
         nodes = self.tally.nodes + self.partial.nodes
-        rate = self.budget.measured_seconds / self.budget.measured_estimate if self.budget.measured_estimate else None
         pending = sum(-e for e, _, _ in self.pending) + sum(t.estimate for t in self.running.values())
-        eta = None if rate is None else pending * rate / max(1, self.backend.workers)
+        eta = self.budget.seconds_left(pending)
         return {
             "seconds": seconds,
             "nodes": nodes,
@@ -438,7 +437,3 @@ class Coordinator:
                 seconds=stats["seconds"],
             )
         return result
-
-
-def puzzle_of(job: Job) -> Puzzle:
-    return job_parts(job)[1]

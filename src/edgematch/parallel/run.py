@@ -22,6 +22,19 @@ def can_split(engine: Engine) -> bool:
     return type(engine).split is not Engine.split
 
 
+def goes_parallel(engine: Engine, jobs: int, cluster: str | None, recorded: bool, asked: bool) -> bool:
+    """Whether a search runs through the parallel layer: more than one job, a cluster or a
+    record.  An engine that cannot split runs serially when the workers were only the
+    default (``asked`` False), and is refused when they were asked for."""
+    if not (cluster is not None or recorded or jobs > 1):
+        return False
+    if can_split(engine):
+        return True
+    if asked:
+        raise InputError(f"the {engine.name} solver cannot split a search over workers: it runs with one job only")
+    return False
+
+
 def parallel_search(
     mode: str,
     engine: Engine,
@@ -44,7 +57,7 @@ def parallel_search(
     :class:`RunStore`) when given, so that :func:`resume_search` can finish it.
     ``options`` go to the :class:`.Coordinator` (``subtrees_per_worker``, ``task_nodes``)."""
     if not can_split(engine):
-        raise InputError(f"the {engine.name} solver cannot split a search over workers (use jobs=1)")
+        raise InputError(f"the {engine.name} solver cannot split a search over workers: it runs with one job only")
     if mode == "search" and engine.name != "backtrack":
         raise InputError("only the backtrack solver searches for the best score")
     if getattr(engine, "symmetry", False) and start is not None:
@@ -66,9 +79,8 @@ def parallel_search(
         coordinator = Coordinator(
             job, backend, limits=limits, k=k, progress=progress, stop=flag, ledger=ledger, callback=callback, **options
         )
-        if flag.is_set():
-            return coordinator.run()
-        coordinator.start_new(start)
+        if not flag.is_set():  # a stop that came during start-up: nothing is cut or run
+            coordinator.start_new(start)
         return coordinator.run()
 
 

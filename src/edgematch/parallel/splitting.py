@@ -100,8 +100,14 @@ class BudgetPolicy:
         self.measured_seconds += seconds
         self.measured_estimate += estimate
 
-    def seconds(self, pending_estimate: float) -> float:
+    def seconds_left(self, pending_estimate: float) -> float | None:
+        """Each worker's share of the work still to do, in seconds (None before any measure)."""
         if self.measured_estimate <= 0:
+            return None
+        return pending_estimate * self.measured_seconds / self.measured_estimate / self.workers
+
+    def seconds(self, pending_estimate: float) -> float:
+        left = self.seconds_left(pending_estimate)
+        if left is None:
             return self.first_seconds
-        left = pending_estimate * self.measured_seconds / self.measured_estimate
-        return float(min(self.max_seconds, max(self.min_seconds, self.share * left / self.workers)))
+        return float(min(self.max_seconds, max(self.min_seconds, self.share * left)))
