@@ -221,7 +221,6 @@ def run_search(args, call, report, **extra) -> int:
     the empty result itself and exits (``_exit``: nothing else is left to save).
     """
     stop = StopFlag()
-    stop.warming = True
     finishing = threading.Lock()
     started = time.perf_counter()
 
@@ -235,7 +234,8 @@ def run_search(args, call, report, **extra) -> int:
 
     stop.abandon = abandon
     try:
-        with stop_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress:
+        # warm: building the solver imports and compiles kernels, and so may the first slice
+        with stop_on_signals(stop), ProgressLine(enabled=not args.quiet) as progress, stop.warm():
             if getattr(args, "each_rotation", False):
                 extra["each_rotation"] = True
             solver = solver_from(args, **extra)
@@ -256,7 +256,7 @@ def interrupted_result(args, stop: StopFlag, seconds: float) -> SearchResult:
     """The result of a search a signal ended before it returned one of its own."""
     what = (
         "nothing was searched yet (interrupted while the kernels compiled)"
-        if stop.warming
+        if stop.warming or stop.interrupted_warming
         else "a second Ctrl-C interrupted at once: the statistics of the search were lost"
     )
     return SearchResult(

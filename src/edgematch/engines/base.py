@@ -122,6 +122,8 @@ class StopFlag:
         self.reason = StopReason.INTERRUPTED
         self.signal: int | None = None  # the signal that asked for the stop, if one did
         self.warming = False
+        #: True once a signal interrupted a warming block (the compiler) with KeyboardInterrupt
+        self.interrupted_warming = False
         #: Called by the signal watcher when a signal came while warming and the main thread
         #: has not taken it within :data:`ABANDON_AFTER` seconds (stuck in a compiler).
         self.abandon: Callable[[], Any] | None = None
@@ -129,6 +131,24 @@ class StopFlag:
     def working(self) -> None:
         """The search has begun its real work: from now on a signal stops it between slices."""
         self.warming = False
+
+    @contextlib.contextmanager
+    def warm(self):
+        """A block that may spend seconds compiling kernels: a signal interrupts it at once
+        (KeyboardInterrupt).  The handler's KeyboardInterrupt may land inside a library
+        callback that swallows it (LLVM's object cache), leaving the compiler to fail with
+        an error of its own; an error after a signal set the flag is that interruption."""
+        self.warming = True
+        try:
+            yield
+        except KeyboardInterrupt:
+            raise
+        except Exception:
+            if self.interrupted_warming:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            self.working()
 
     def set(self, reason: StopReason = StopReason.INTERRUPTED) -> None:
         self.reason = reason
@@ -296,11 +316,8 @@ class SliceDriver:
         (the signal handler raises KeyboardInterrupt while ``stop.warming`` is set)."""
         if self.stop is None:
             return run_slice(want)
-        self.stop.warming = True
-        try:
+        with self.stop.warm():
             return run_slice(want)
-        finally:
-            self.stop.working()
 
     def report_progress(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -498,6 +515,7 @@ def stop_on_signals(stop: StopFlag):
         if not stop.is_set():
             stop.set(StopReason.INTERRUPTED)
         if stop.warming or (received[0] > 1 and signum == signal.SIGINT):
+            stop.interrupted_warming = stop.interrupted_warming or stop.warming
             raise KeyboardInterrupt
 
     installed = {}

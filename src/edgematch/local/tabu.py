@@ -562,14 +562,12 @@ class TabuVLNS:
             if stop is not None and state.moves == moves_at_start:
                 # the first batch compiles the kernels (seconds on a cold cache): a signal
                 # then interrupts the compiler at once (see StopFlag.warming)
-                stop.warming = True
                 try:
-                    code = run_batch(end, target)
+                    with stop.warm():
+                        code = run_batch(end, target)
                 except KeyboardInterrupt:
                     stopped_by = str(StopReason.INTERRUPTED)
                     break
-                finally:
-                    stop.working()
             else:
                 code = run_batch(end, target)
             now = time.perf_counter()
