@@ -61,6 +61,18 @@ def test_parallel_totals_equal_serial_on_random_puzzles(seed, name, options, nod
     assert stats["subtrees_done"] == stats["subtrees_total"]
 
 
+def test_cuts_planned_for_more_workers_than_run_are_finer_and_exact():
+    """plan_workers: a run on two workers cut as for 64 (to replay onto a cluster)."""
+    puzzle = generate(5, 5, 2, 6, seed=3).puzzle
+    engine = make_solver("backtrack")
+    serial = engine.count(puzzle)
+    plain = parallel_search("count", engine, puzzle, jobs=2)
+    planned = parallel_search("count", engine, puzzle, jobs=2, plan_workers=64)
+    assert_same_totals(serial, planned)
+    assert planned.statistics["parallel"]["workers"] == 2
+    assert planned.statistics["parallel"]["subtrees_total"] > plain.statistics["parallel"]["subtrees_total"]
+
+
 def test_symmetry_runs_each_variant_and_divides_the_same():
     puzzle = generate(5, 5, 2, 4, seed=11).puzzle
     engine = make_solver("backtrack", symmetry=True)

@@ -34,6 +34,7 @@ EXAMPLES = """examples:
   edgematch optimize e2-clues --time-limit 90 --selection checkerboard --set-size 32
   edgematch optimize e2 --start best.txt --time-limit 600    improve a saved board further
   edgematch optimize owen2-9x9 --moves 10000       a move limit bounds the start phase too
+  edgematch optimize e2 --time-limit 3600 --jobs 8     a portfolio of 8 searches sharing the best board
   edgematch optimize --resume 12                   continue run 12 (after Ctrl-C, a crash, kill -9)
   edgematch runs                                   every recorded run
 
@@ -142,6 +143,21 @@ def register(sub) -> None:
         metavar="NAME=VALUE",
         help="any tabu parameter, e.g. plateau_length=2000, arc_tenure=5,20 or assignment=scipy (repeatable)",
     )
+    cores = p.add_argument_group("many cores (docs/parallel.md)")
+    cores.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="run a portfolio of N tabu searches, one process each, with seeds drawn from --seed, "
+        "sharing the best board; recorded as one run (default 1: one search, reproducible from its seed)",
+    )
+    cores.add_argument(
+        "--share-after",
+        type=int,
+        metavar="MOVES",
+        help="a portfolio member that has not improved for MOVES moves goes on from a better shared board "
+        "(default 20000)",
+    )
     out = p.add_argument_group("output and runs")
     out.add_argument("--out", metavar="FILE", help="write the best board (format by extension, default edgematch)")
     out.add_argument(
@@ -225,6 +241,8 @@ OPTION_NAMES = {
     "seed": "--seed",
     "checkpoint_every": "--checkpoint-every",
     "db": "--db",
+    "jobs": "--jobs",
+    "share_after": "--share-after",
 }
 
 
@@ -258,11 +276,13 @@ def run(args) -> int:
             args.relax,
             args.schedule,
             args.start_seconds,
+            args.jobs,
+            args.share_after,
         ] + list(values)
         if any(value is not None for value in given):
             raise InputError(
                 "--resume continues a recorded run with its own puzzle, start, seed, limits and "
-                "parameters: give no puzzle, start, seed, --moves, --target or search parameter "
+                "parameters: give no puzzle, start, seed, --moves, --target, --jobs or search parameter "
                 "(--time-limit gives it more time)"
             )
         with display or contextlib.nullcontext():
@@ -299,6 +319,8 @@ def run(args) -> int:
                 db=args.db,
                 checkpoint_every=args.checkpoint_every,
                 names=names,
+                jobs=args.jobs,
+                share_after=args.share_after,
             ),
         )
         with display or contextlib.nullcontext():

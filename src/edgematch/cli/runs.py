@@ -96,9 +96,11 @@ def run(args) -> int:
                 )
                 continue
             best = f"{r.best_score}/{r.max_score}" if r.best_score is not None else "-"
+            members = r.info.get("portfolio", {}).get("members")
+            seed = f"{r.seed} x{members}" if members else str(r.seed)  # a portfolio: its seed, its size
             print(
                 f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {best:>9} {r.seconds:>9.1f} {r.moves:>12} "
-                f"{str(r.seed):>20}  {r.created}"
+                f"{seed:>20}  {r.created}"
             )
     return 0
 

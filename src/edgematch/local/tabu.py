@@ -498,6 +498,7 @@ class TabuVLNS:
         restart: Callable[[Puzzle, int], Board] | None = None,
         limits: Limits | None = None,
         stop: StopFlag | None = None,
+        adopt: Callable[[SearchState], Board | None] | None = None,
     ) -> LocalSearchResult:
         """Improve a board until an end condition; returns the best board found.
 
@@ -513,7 +514,9 @@ class TabuVLNS:
         With ``restart_after`` set, a segment that has not improved its own best for that
         many moves ends, and the search starts afresh from ``restart(puzzle, segment)``
         (default: a random board drawn from the seed and the segment number); the run's
-        best board is kept across segments.
+        best board is kept across segments.  ``adopt`` (a portfolio's member) is asked before
+        every batch for a board to go on from; a board it returns begins a new segment
+        there, as a restart would.
         """
         limits = Limits.of(limits, time_limit=time_limit)
         if limits.nodes is not None or limits.solutions is not None:
@@ -550,7 +553,11 @@ class TabuVLNS:
             stopped_by = str(stop.reason)
         while stopped_by is None:
             if self._restart_due(state):  # checked before every batch: restarts happen at exact move numbers
-                self._restart(puzzle, state, restart, matched)
+                self._begin_segment(puzzle, state, self._restart_board(puzzle, state, restart), matched)
+            if adopt is not None:
+                board = adopt(state)
+                if board is not None:
+                    self._begin_segment(puzzle, state, board, matched)
             end = state.moves + batch
             if max_moves is not None:
                 end = min(end, int(max_moves))
@@ -635,14 +642,17 @@ class TabuVLNS:
         c = state.counters
         return int(c[K.MOVES]) - max(int(c[K.BEST_MOVE]), int(c[K.SEGMENT_START])) >= after
 
-    def _restart(self, puzzle: Puzzle, state: SearchState, restart, matched: np.ndarray) -> None:
-        """Begin the next segment from a new start board (tabu lists and penalties cleared)."""
+    def _restart_board(self, puzzle: Puzzle, state: SearchState, restart) -> Board:
+        """The start board of the next segment: ``restart``'s, or random from the seed."""
         segment = int(state.counters[K.SEGMENT]) + 1
         if restart is None:
             seq = np.random.SeedSequence([0 if self.seed is None else int(self.seed), segment])
-            board = random_start(puzzle, np.random.default_rng(seq))
-        else:
-            board = restart(puzzle, segment)
+            return random_start(puzzle, np.random.default_rng(seq))
+        return restart(puzzle, segment)
+
+    def _begin_segment(self, puzzle: Puzzle, state: SearchState, board: Board, matched: np.ndarray) -> None:
+        """Begin the next segment from ``board`` (tabu lists and penalties cleared)."""
+        segment = int(state.counters[K.SEGMENT]) + 1
         local = LocalState.from_board(board)
         tables = build_tables(puzzle)
         for name in ("tile", "local_tile", "segment_tile"):

@@ -23,7 +23,7 @@ from .job import Job, Task, run_task
 KINDS = ("processes", "threads")
 
 
-class _EventStop(StopFlag):
+class EventStop(StopFlag):
     """A worker's stop flag: set by the coordinator through a shared event, or by the
     worker itself when the coordinator's process is gone (so no worker outlives a
     killed run by more than one slice)."""
@@ -47,10 +47,10 @@ _WORKER: dict[str, Any] = {}
 def _init_process(event, floor, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     _WORKER.update(event=event, floor=floor, parent=parent)
-    threading.Thread(target=_leave_with, args=(parent,), name="edgematch-orphan-watch", daemon=True).start()
+    threading.Thread(target=exit_with_parent, args=(parent,), name="edgematch-orphan-watch", daemon=True).start()
 
 
-def _leave_with(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """An idle worker waits on its task queue forever; when the coordinator is gone
     (SIGKILL, a crash) it has nobody to work for, so it exits."""
     while os.getppid() == parent:
@@ -60,7 +60,7 @@ def _leave_with(parent: int) -> None:
 
 def _run_in_process(job: Job, task: Task) -> dict:
     floor = _WORKER["floor"]
-    stop = _EventStop(_WORKER["event"], _WORKER["parent"])
+    stop = EventStop(_WORKER["event"], _WORKER["parent"])
     return run_task(job, task, stop=stop, floor=lambda: max(task.floor, int(floor.value)))
 
 
@@ -93,7 +93,7 @@ class LocalBackend:
     def submit(self, job: Job, task: Task):
         if self.kind == "processes":
             return self.executor.submit(_run_in_process, job, task)
-        stop = _EventStop(self.event, None)
+        stop = EventStop(self.event, None)
         return self.executor.submit(run_task, job, task, stop, lambda: max(task.floor, self.best[0]))
 
     def wait(self, futures: Iterable, timeout: float) -> list:

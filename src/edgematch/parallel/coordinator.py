@@ -74,7 +74,8 @@ class Coordinator:
     ``k``: solve mode stops once ``k`` solutions are found.  ``limits``: the whole run's
     time and node limits.  ``ledger``: the durable record (None: nothing stored).
     ``task_nodes``: give every count/solve task this node budget instead of a time budget
-    (deterministic cuts, for tests).
+    (deterministic cuts, for tests).  ``plan_workers``: cut as finely as for this many
+    workers (benchmarks/parallel.py records a run so to replay it onto a cluster).
     """
 
     def __init__(
@@ -90,6 +91,7 @@ class Coordinator:
         subtrees_per_worker: int = SUBTREES_PER_WORKER,
         budget: BudgetPolicy | None = None,
         task_nodes: int | None = None,
+        plan_workers: int | None = None,
         progress_interval: float = 0.5,
         callback: Callable[[Board], Any] | None = None,
     ):
@@ -101,7 +103,10 @@ class Coordinator:
         self.stop = stop if stop is not None else StopFlag()
         self.ledger = ledger
         self.per_worker = subtrees_per_worker
-        self.budget = budget or BudgetPolicy(backend.workers)
+        # the worker count the cuts are planned for: the backend's, or more (a run recorded
+        # on a few cores with the subtree sizes a large cluster would get, to replay there)
+        self.plan_workers = max(int(plan_workers or 0), backend.workers)
+        self.budget = budget or BudgetPolicy(self.plan_workers)
         self.task_nodes = task_nodes
         self.progress_interval = progress_interval
         self.callback = callback
@@ -127,7 +132,7 @@ class Coordinator:
     def start_new(self, start: Subtree | None = None) -> None:
         """Cut the whole search (below ``start``) into the first tasks."""
         _, _, variants = job_parts(self.job)
-        wanted = max(1, self.per_worker * self.backend.workers // len(variants))
+        wanted = max(1, self.per_worker * self.plan_workers // len(variants))
         for variant in range(len(variants)):
             engine, _, _ = job_parts(self.job)
             level = engine.level_of(variants[variant], start)
@@ -343,6 +348,8 @@ class Coordinator:
         nodes = self.tally.nodes + self.partial.nodes
         pending = sum(-e for e, _, _ in self.pending) + sum(t.estimate for t in self.running.values())
         eta = self.budget.seconds_left(pending)
+        if eta is not None:
+            eta *= self.budget.workers / self.backend.workers
         return {
             "seconds": seconds,
             "nodes": nodes,

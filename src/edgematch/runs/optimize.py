@@ -48,6 +48,7 @@ from ..errors import InputError
 from ..local.startup import DEFAULT_START_SECONDS, START_KINDS
 from ..local.tabu import LocalSearchResult, Progress, TabuParams, TabuVLNS
 from ..model import Board, Puzzle
+from .portfolio import SHARE_AFTER
 from .session import CHECKPOINT_EVERY, HISTORY_EVERY, resume_run, start_run, viewer_url
 from .store import RunStore
 
@@ -260,6 +261,8 @@ class RunPlan:
     store: bool = True
     checkpoint_every: float = CHECKPOINT_EVERY
     history_every: float = HISTORY_EVERY
+    jobs: int = 1  # members of a portfolio (edgematch.runs.portfolio); 1: one search
+    share_after: int = SHARE_AFTER
 
     def restart_spec(self) -> dict:
         """How later segments build their start (recorded, so that a resumed run rebuilds the
@@ -296,6 +299,8 @@ def plan_run(
     checkpoint_every: float = CHECKPOINT_EVERY,
     history_every: float = HISTORY_EVERY,
     names: Mapping[str, str] | None = None,
+    jobs: int | None = None,
+    share_after: int | None = None,
 ) -> RunPlan:
     """Check a run's inputs against ``puzzle`` and fill in the defaults (see the module
     docstring); raises :class:`InputError` with one line naming the parameter at fault.
@@ -304,7 +309,9 @@ def plan_run(
     read in ``start_format``); ``start_method``: how to build one otherwise (``cp``,
     ``random`` or ``backtrack``).  ``params``: :class:`TabuParams` or its keywords.
     ``names``: how to name each parameter in messages (the command line maps them to its
-    options).
+    options).  ``jobs`` > 1 runs a portfolio of that many searches sharing the best board
+    (:mod:`edgematch.runs.portfolio`), one process each; ``share_after``: the moves without
+    a new best after which a member takes a better shared board.
     """
     time_limit = _time_limit(time_limit, limits, names)
     moves = _whole(moves, "moves", names, 1)
@@ -343,6 +350,12 @@ def plan_run(
         history_every = float(Limits(time=history_every).time or 0.0)
     except InputError as err:
         raise InputError(f"{_name(names, 'history_every')}: {err.message}") from None
+    jobs = _whole(jobs, "jobs", names, 1) or 1
+    share_after = _whole(share_after, "share_after", names, 1) or SHARE_AFTER
+    if jobs > 1 and not store:
+        raise InputError(
+            f"{_name(names, 'jobs')}: a portfolio of searches is recorded in the run store; store=False runs one"
+        )
     if store:
         _open_store(db, names)
     start_board, start_name = None, None
@@ -372,6 +385,8 @@ def plan_run(
         store=store,
         checkpoint_every=checkpoint_every,
         history_every=history_every,
+        jobs=jobs,
+        share_after=share_after,
     )
 
 
@@ -401,6 +416,7 @@ class OptimizeResult:
     signal: int | None = None
     history: list[tuple[float, int]] = field(default_factory=list)
     search: LocalSearchResult | None = None  # the tabu search's own result (state, counters)
+    portfolio: dict | None = None  # members, seeds, adoptions of a portfolio run
 
     @property
     def moves_per_second(self) -> float:
@@ -426,7 +442,7 @@ class OptimizeResult:
             "start": self.start,
             "url": self.url,
             "signal": self.signal,
-        }
+        } | ({"portfolio": self.portfolio} if self.portfolio is not None else {})
 
 
 def _result(
@@ -519,6 +535,11 @@ def run_plan(
     """
     stop = stop if stop is not None else StopFlag()
     puzzle = plan.puzzle
+    if plan.jobs > 1:
+        from .portfolio import run_portfolio
+
+        with _signals(stop, handle_signals):
+            return run_portfolio(plan, progress=progress, note=note, stop=stop)
     with _signals(stop, handle_signals):
         board, info = build_first_board(plan, stop, note)
         time_limit = plan.time_limit
@@ -584,12 +605,16 @@ def optimize(
     note: Callable[[str], None] | None = None,
     stop: StopFlag | None = None,
     handle_signals: bool = True,
+    jobs: int | None = None,
+    share_after: int | None = None,
     **params: Any,
 ) -> OptimizeResult:
     """Maximise the score of ``puzzle``: :func:`plan_run` then :func:`run_plan` (see the
     module docstring); ``params`` are :class:`TabuParams` fields (``set_size=8``)."""
     plan = plan_run(
         puzzle,
+        jobs=jobs,
+        share_after=share_after,
         time_limit=time_limit,
         limits=limits,
         moves=moves,
@@ -626,6 +651,20 @@ def resume(
     checkpoint_every = _seconds(checkpoint_every, "checkpoint_every", names) or CHECKPOINT_EVERY
     _open_store(db, names)
     stop = stop if stop is not None else StopFlag()
+    with RunStore(db) as store:
+        portfolio = "portfolio" in store.run(int(run_id)).info
+    if portfolio:
+        from .portfolio import resume_portfolio
+
+        with _signals(stop, handle_signals):
+            return resume_portfolio(
+                int(run_id),
+                db=db,
+                time_limit=time_limit,
+                checkpoint_every=checkpoint_every,
+                progress=progress,
+                stop=stop,
+            )
     with _signals(stop, handle_signals):
         outcome = resume_run(
             int(run_id),
