@@ -208,6 +208,117 @@ def count_instance(
     return out
 
 
+# ---------------------------------------------------------------------------- the report
+def _steps(records: list[dict]) -> dict:
+    """(instance, step) -> every part's newest totals and the wall seconds of all its sessions."""
+    steps: dict = {}
+    for record in records:
+        if record["kind"] != "count":
+            continue
+        step = steps.setdefault(
+            (record["instance"], record["step"]),
+            {
+                "method": record["method"],
+                "parts": {},
+                "wall": 0.0,
+                "jobs": record["jobs"],
+                "plan_workers": record.get("plan_workers"),
+            },
+        )
+        for part in record["parts"]:
+            step["parts"][part["run_id"]] = part
+            if part["session"]:
+                step["wall"] += part["session"]["wall_seconds"]
+    for step in steps.values():
+        parts = list(step["parts"].values())
+        expected = 6 if step["method"] == "four_corners" else 1
+        step["complete"] = len(parts) == expected and all(p["complete"] for p in parts)
+        step["solutions"] = sum(p["solutions"] for p in parts)
+        step["nodes"] = sum(p["nodes"] for p in parts)
+        step["worker_seconds"] = sum(p["worker_seconds_total"] for p in parts)
+        step["done"] = sum(p["subtrees_done"] for p in parts)
+        step["total"] = sum(p["subtrees_total"] for p in parts)
+        step["runs"] = sorted(step["parts"])
+    return steps
+
+
+def _cells(name: str, step, unfinished: list) -> list[str]:
+    """Solutions and wall s / M nodes of one count; an unfinished one is listed apart."""
+    if step is None:
+        return ["", ""]
+    if not step["complete"]:
+        unfinished.append((name, step))
+        return ["?", f"> {step['wall']:.0f} / {step['nodes'] / 1e6:,.0f} ({step['done']}/{step['total']} subtrees)"]
+    return [str(step["solutions"]), f"{step['wall']:.0f} / {step['nodes'] / 1e6:,.0f}"]
+
+
+def report_text(records: list[dict] | None = None) -> str:
+    """The section of benoist2008.md on these counts (empty before any count)."""
+    records = load_records() if records is None else records
+    steps = _steps(records)
+    if not steps:
+        return ""
+    estimates = {r["instance"]: r for r in records if r["kind"] == "estimate"}
+    out = [
+        "Each instance as distributed (one corner fixed), counted exactly by `benchmarks/benoist2008_counts.py`: "
+        "the ColorPair engine (paper configuration) split over 2 worker processes, every finished subtree "
+        "recorded in `benchmarks/results/benoist2008_counts.sqlite`; then a second count, by the backtracker "
+        "(rowscan from the fixed corner) or by the four-corner decomposition (the 6 placements of the 3 free "
+        "corner tiles counted as 6 puzzles, summed). Wall seconds on this 2-core machine (summed over the "
+        "sessions of a resumed run); worker seconds = the subtrees' search time summed over the workers. "
+        "Owen's estimate: expected nodes of the backtracker on the same scan, before anything ran.",
+        "",
+        "| instance | solutions | ColorPairs wall s / worker s / M nodes / subtrees | confirmed by | its solutions "
+        "| its wall s / M nodes | Owen's estimate (M nodes) | agree |",
+        "|---|---:|---|---|---:|---|---:|---|",
+    ]
+    unfinished = []
+    for name in INSTANCES:
+        first, second = steps.get((name, "colorpair")), steps.get((name, "confirmation"))
+        if first is None:
+            continue
+        estimate = estimates.get(name)
+        est = f"{estimate['expected_nodes'] / 1e6:,.0f}" if estimate else ""
+
+        sol, _ = _cells(name, first, unfinished)
+        main_cell = (
+            f"{first['wall']:.0f} / {first['worker_seconds']:.0f} / {first['nodes'] / 1e6:,.0f} / {first['total']}"
+        )
+        method = (
+            ""
+            if second is None
+            else {"four_corners": "four corners (6 counts)", "backtrack": "backtracker"}[second["method"]]
+        )
+        second_sol, second_cell = _cells(name, second, unfinished)
+        agree = (
+            "yes"
+            if second is not None
+            and second["complete"]
+            and first["complete"]
+            and (second["solutions"] == first["solutions"])
+            else ("NO" if second is not None and second["complete"] and first["complete"] else "")
+        )
+        out.append(f"| {name} | {sol} | {main_cell} | {method} | {second_sol} | {second_cell} | {est} | {agree} |")
+    planned = [
+        f"{n} (cut as for {s['plan_workers']} workers, replayed in parallel.md)"
+        for (n, step_name), s in steps.items()
+        if s.get("plan_workers")
+    ]
+    if planned:
+        out += ["", "Cut finer than two workers need: " + ", ".join(planned) + "."]
+    if unfinished:
+        out += ["", "Not finished yet (each continues where it stopped):", ""]
+        for name, step in unfinished:
+            out.append(
+                f"* {name} {step['method']}: {step['done']} of {step['total']} subtrees done, "
+                f"{step['nodes']:,} nodes, {step['solutions']} solutions so far; continue with "
+                f"`python benchmarks/benoist2008_counts.py --only {name}` (runs {', '.join(map(str, step['runs']))} "
+                "of the run store; `edgematch count --resume RUN --db benchmarks/results/benoist2008_counts.sqlite` "
+                "finishes one by hand)"
+            )
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -237,29 +348,33 @@ def main(argv=None) -> int:
             for step in ("colorpair", "confirmation"):
                 if step not in what or stop.is_set():
                     continue
-                if any(r["kind"] == "count" and r["instance"] == name and r["step"] == step and r["complete"]
-                       for r in load_records()):
+                if any(
+                    r["kind"] == "count" and r["instance"] == name and r["step"] == step and r["complete"]
+                    for r in load_records()
+                ):
                     continue
                 parts = count_instance(store, name, step, args.jobs, limits, stop, args.plan_workers)
                 if not parts:
                     continue
                 method = method_of(name, step)
                 complete = all(p["complete"] for p in parts) and len(parts) == (6 if method == "four_corners" else 1)
-                append({
-                    "kind": "count",
-                    "instance": name,
-                    "step": step,
-                    "method": method,
-                    "jobs": args.jobs,
-                    "plan_workers": args.plan_workers,
-                    "complete": complete,
-                    "solutions": sum(p["solutions"] for p in parts),
-                    "nodes": sum(p["nodes"] for p in parts),
-                    "parts": parts,
-                    "load_average": load_average(),
-                    "code": code_version(),
-                    "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                })
+                append(
+                    {
+                        "kind": "count",
+                        "instance": name,
+                        "step": step,
+                        "method": method,
+                        "jobs": args.jobs,
+                        "plan_workers": args.plan_workers,
+                        "complete": complete,
+                        "solutions": sum(p["solutions"] for p in parts),
+                        "nodes": sum(p["nodes"] for p in parts),
+                        "parts": parts,
+                        "load_average": load_average(),
+                        "code": code_version(),
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                    }
+                )
     return 130 if stop.is_set() else 0
 
 

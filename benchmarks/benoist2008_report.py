@@ -172,6 +172,14 @@ def report(store: Store, out: Path, pictures=()) -> str:
         w(f"| {name} | {','.join(map(str, sol)) or '?'} | " + " | ".join(cells) + " |")
     w("")
 
+    # --- the counts no single run finished, as durable parallel runs
+    from benchmarks.benoist2008_counts import report_text as parallel_counts_text
+
+    counted = parallel_counts_text()
+    if counted:
+        w("## As distributed, counted exactly on two cores (durable parallel runs)\n")
+        w(counted)
+
     # --- ablations
     w("## Ablations (four corners, instances where all three finished)\n")
     w(ablation_text(store, names))

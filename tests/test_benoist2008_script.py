@@ -361,3 +361,45 @@ def test_vlns_scripts_write_nothing_after_an_interruption_and_exit_130(capsys):
 
     assert main_exit(main) == 130
     assert "run 2 was interrupted: nothing written" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- the parallel counts
+def test_four_corner_decomposition_adds_up_to_the_one_corner_count():
+    """benoist2008_counts confirms a count by its six four-corner puzzles: their sum must be
+    the count with one corner fixed, here checked exactly on a small planted puzzle."""
+    from benchmarks.benoist2008_counts import corner_puzzles
+
+    from edgematch.engines import make_solver
+    from edgematch.generator import generate
+    from edgematch.model import Hint
+
+    made = generate(5, 5, 3, 4, seed=2)
+    bottom_left = 20
+    hint = Hint(bottom_left, int(made.solution.tiles[bottom_left]), int(made.solution.rotations[bottom_left]))
+    puzzle = made.puzzle.without_hints().with_hints([hint], name="p")
+    parts = corner_puzzles(puzzle)
+    assert len(parts) == 6 and len({p.name for p in parts}) == 6
+    solver = make_solver("backtrack")
+    assert sum(solver.count(p).solutions for p in parts) == solver.count(puzzle).solutions >= 1
+
+
+def test_parallel_counts_report_marks_agreement_and_unfinished_runs():
+    from benchmarks.benoist2008_counts import report_text
+
+    def part(run_id, solutions, complete=True, done=4):
+        return {"run_id": run_id, "complete": complete, "solutions": solutions, "nodes": 1_000_000,
+                "subtrees_done": done, "subtrees_total": 4, "worker_seconds_total": 3.0,
+                "session": {"wall_seconds": 2.0}}
+
+    records = [
+        {"kind": "estimate", "instance": "E_9_1", "expected_nodes": 5e9},
+        {"kind": "count", "instance": "E_9_1", "step": "colorpair", "method": "colorpair", "jobs": 2,
+         "parts": [part(1, 2)]},
+        {"kind": "count", "instance": "E_9_1", "step": "confirmation", "method": "backtrack", "jobs": 2,
+         "parts": [part(2, 2)]},
+        {"kind": "count", "instance": "E_10_1", "step": "colorpair", "method": "colorpair", "jobs": 2,
+         "parts": [part(3, 0, complete=False, done=1)]},
+    ]
+    text = report_text(records)
+    assert "| E_9_1 | 2 |" in text and "| yes |" in text and "5,000" in text
+    assert "E_10_1 colorpair: 1 of 4 subtrees done" in text and "--only E_10_1" in text

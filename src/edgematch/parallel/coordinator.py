@@ -195,7 +195,7 @@ class Coordinator:
         return self._result()
 
     def _submit(self) -> None:
-        while self.pending and len(self.running) < self.backend.workers:
+        while self.pending and len(self.running) < getattr(self.backend, "in_flight", self.backend.workers):
             _, _, task = heapq.heappop(self.pending)
             self._prepare(task)
             self.running[self.backend.submit(self.job, task)] = task
