@@ -151,8 +151,37 @@ def test_node_and_time_limits_of_the_whole_run():
     puzzle = load("owen1-9x4")
     result = parallel_search("count", make_solver("backtrack"), puzzle, jobs=2, limits=Limits(nodes=10_000_000))
     assert not result.complete and result.stopped_by == StopReason.NODES
+    assert 10_000_000 <= result.nodes <= 11_000_000  # the tasks in flight share what is left
     result = parallel_search("count", make_solver("backtrack"), puzzle, jobs=2, limits=Limits(time=0.5))
     assert not result.complete and result.stopped_by == StopReason.TIME
+
+
+def test_a_best_score_search_keeps_to_the_node_limit():
+    """Search tasks are not cut: each still stops at its share of the run's nodes."""
+    result = parallel_search("search", make_solver("backtrack"), load("owen1-8x8"), jobs=2,
+                             limits=Limits(nodes=50_000))
+    assert result.stopped_by == StopReason.NODES and 50_000 <= result.nodes <= 80_000
+    assert result.best_board is not None and result.best_board.score() == result.best_score
+
+
+def test_cli_solve_and_search_resume(capsys, tmp_path):
+    db = tmp_path / "runs.sqlite"
+    code, out, _ = run_cli(capsys, "solve", "owen1-5x5", "--all", "--jobs", "2", "--db", db, "--node-limit", "20000",
+                           "--json", "--quiet")
+    first = json.loads(out)
+    assert code == 0 and not first["complete"] and first["solutions"] < 16
+    code, out, _ = run_cli(capsys, "solve", "--resume", "1", "--db", db, "--jobs", "2", "--json", "--quiet")
+    done = json.loads(out)
+    assert code == 0 and done["complete"] and done["solutions"] == 16 and done["nodes"] == 113211
+    code, out, _ = run_cli(capsys, "search", "owen1-8x8", "--jobs", "2", "--db", db, "--node-limit", "30000",
+                           "--json", "--quiet")
+    first = json.loads(out)
+    assert code == 0 and first["stopped_by"] == "nodes"
+    code, out, err = run_cli(capsys, "search", "--resume", "2", "--db", db, "--jobs", "2", "--node-limit", "60000",
+                             "--json", "--quiet")
+    again = json.loads(out)
+    assert code == 0 and again["stopped_by"] == "nodes" and again["nodes"] > first["nodes"]
+    assert again["best_score"] >= first["best_score"]
 
 
 def test_an_engine_that_cannot_split_is_refused():

@@ -196,6 +196,9 @@ class Coordinator:
 
     def _submit(self) -> None:
         while self.pending and len(self.running) < getattr(self.backend, "in_flight", self.backend.workers):
+            left = self._unallotted_nodes()
+            if left is not None and left <= 0:
+                break  # the tasks in flight hold the rest of the run's nodes
             _, _, task = heapq.heappop(self.pending)
             self._prepare(task)
             self.running[self.backend.submit(self.job, task)] = task
@@ -203,8 +206,10 @@ class Coordinator:
     def _prepare(self, task: Task) -> None:
         """The task's budget, solutions wanted and best score to beat."""
         left = None if self.limits.time is None else max(0.0, self.limits.time - self.elapsed())
+        nodes_left = self._nodes_left()  # no task may run past the run's own node limit
         if self.job.mode == "search":
             task.seconds = left  # a best-score search is not cut: each worker digs its own subtree
+            task.nodes = nodes_left
             task.floor = self.tally.best_score
             return
         budget = None
@@ -213,7 +218,7 @@ class Coordinator:
         if left is not None:
             budget = left if budget is None else min(budget, left)
         task.seconds = budget
-        task.nodes = self.task_nodes
+        task.nodes = self.task_nodes if nodes_left is None else min(self.task_nodes or nodes_left, nodes_left)
         if self.job.mode == "solve" and self.k is not None:
             task.solutions = max(1, self.k - self.tally.solutions)
 
@@ -226,7 +231,11 @@ class Coordinator:
         self._note_worker(outcome)
         if outcome["complete"]:
             self._finished(task, outcome)
-        elif outcome["stopped_by"] in (StopReason.TIME, StopReason.NODES) and not self._run_over():
+        elif (
+            outcome["stopped_by"] in (StopReason.TIME, StopReason.NODES)
+            and not self._run_over(outcome)
+            and not self._capped(task, outcome)
+        ):
             self._cut(task, outcome)
         else:
             self._stopped(task, outcome)
@@ -321,8 +330,33 @@ class Coordinator:
         if not self.stop.is_set():
             self.stop.set(reason)
 
-    def _run_over(self) -> bool:
-        return self.stop.is_set() or (self.limits.time is not None and self.elapsed() >= self.limits.time)
+    def _run_over(self, outcome: dict | None = None) -> bool:
+        """Whether the run's end (a stop, its time, its nodes with this outcome's) has come."""
+        if self.stop.is_set() or (self.limits.time is not None and self.elapsed() >= self.limits.time):
+            return True
+        nodes = self.tally.nodes + self.partial.nodes + int((outcome or {}).get("nodes", 0))
+        return self.limits.nodes is not None and nodes >= self.limits.nodes
+
+    def _unallotted_nodes(self) -> int | None:
+        """The run's nodes not yet spent nor promised to a task in flight (None: no limit)."""
+        if self.limits.nodes is None:
+            return None
+        promised = sum(t.nodes or 0 for t in self.running.values())
+        return self.limits.nodes - self.tally.nodes - self.partial.nodes - promised
+
+    def _nodes_left(self) -> int | None:
+        """A task's share of the run's nodes still to spend, shared with the tasks to come."""
+        left = self._unallotted_nodes()
+        if left is None:
+            return None
+        free = max(1, getattr(self.backend, "in_flight", self.backend.workers) - len(self.running))
+        return max(1, left // free)
+
+    def _capped(self, task: Task, outcome: dict) -> bool:
+        """Stopped by its share of the run's node limit (not by a budget): put back, not cut."""
+        if outcome["stopped_by"] != StopReason.NODES or task.nodes is None:
+            return False
+        return self.task_nodes is None or task.nodes < self.task_nodes
 
     def _check_limits(self) -> None:
         if self.limits.time is not None and self.elapsed() >= self.limits.time:
