@@ -40,7 +40,7 @@ from ..local import tabu_kernel as K
 from ..local.tabu import SearchState, TabuParams, TabuVLNS
 from ..model import Board, Puzzle
 from ..parallel.backends import EventStop, exit_with_parent
-from .session import restarter, verified_score, viewer_url
+from .session import claim_for_resume, open_resumable, restarter, verified_score, viewer_url
 from .store import RunStore
 
 #: moves without a new best (of its own) after which a member takes a better shared board
@@ -561,26 +561,14 @@ def resume_portfolio(run_id: int, *, db=None, time_limit=None, checkpoint_every=
     for ``time_limit`` seconds (default: what is left of the run's budget)."""
     stop = stop if stop is not None else StopFlag()
     with RunStore(db) as store:
-        record = store.run(run_id)
-        if record.alive:
-            raise InputError(f"run {run_id} is still running (process {record.pid}); stop it before resuming")
-        checkpoint = store.latest_checkpoint(run_id)
-        if checkpoint is None:
-            raise InputError(f"run {run_id} has no checkpoint to resume from")
+        record, checkpoint, puzzle = open_resumable(store, run_id)
         states = unpack_states(checkpoint["state"])
         info = record.info["portfolio"]
         seeds = list(info["seeds"])
         if len(states) != len(seeds):
             raise InputError(f"run {run_id}: its checkpoint holds {len(states)} of {len(seeds)} members")
-        puzzle = parse_puzzle(store.puzzle_text(run_id), f"<run {run_id}>", "edgematch")
         elapsed = float(checkpoint["seconds"])
-        if time_limit is None and record.budget_seconds is not None:
-            time_limit = max(record.budget_seconds - elapsed, 0.0)
-        if time_limit is None and record.max_moves is None:
-            raise InputError(f"run {run_id} has no time budget left to resume with; give a time limit")
-        if record.budget_seconds is not None and elapsed + (time_limit or 0) > record.budget_seconds:
-            store.update_run(run_id, budget_seconds=elapsed + (time_limit or 0))
-        store.claim(run_id)
+        time_limit = claim_for_resume(store, record, elapsed, time_limit)
         members = [Member(i, seed, state=state) for i, (seed, state) in enumerate(zip(seeds, states, strict=True))]
         portfolio = Portfolio(
             store,

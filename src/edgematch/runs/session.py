@@ -253,6 +253,31 @@ def start_run(
         return _finish(store, recorder, run_id, puzzle, result)
 
 
+def open_resumable(store: RunStore, run_id: int):
+    """(record, newest checkpoint, puzzle) of a run to resume; a live run, or one never
+    checkpointed, is refused."""
+    record = store.run(run_id)
+    if record.alive:
+        raise InputError(f"run {run_id} is still running (process {record.pid}); stop it before resuming")
+    checkpoint = store.latest_checkpoint(run_id)
+    if checkpoint is None:
+        raise InputError(f"run {run_id} has no checkpoint to resume from")
+    return record, checkpoint, parse_puzzle(store.puzzle_text(run_id), f"<run {run_id}>", "edgematch")
+
+
+def claim_for_resume(store: RunStore, record, elapsed: float, time_limit: float | None) -> float | None:
+    """The time of this session (by default what is left of the run's budget, which grows to
+    hold a longer session), with the run marked as running here."""
+    if time_limit is None and record.budget_seconds is not None:
+        time_limit = max(record.budget_seconds - elapsed, 0.0)
+    if time_limit is None and record.max_moves is None:
+        raise InputError(f"run {record.id} has no time budget left to resume with; give a time limit")
+    store.claim(record.id)
+    if record.budget_seconds is not None and elapsed + (time_limit or 0) > record.budget_seconds:
+        store.update_run(record.id, budget_seconds=elapsed + (time_limit or 0))
+    return time_limit
+
+
 def resume_run(
     run_id: int,
     *,
@@ -270,25 +295,10 @@ def resume_run(
     ``stop``: as for :func:`start_run`.
     """
     with RunStore(db) as store:
-        record = store.run(run_id)
-        if record.alive:
-            raise InputError(f"run {run_id} is still running (process {record.pid}); stop it before resuming")
-        checkpoint = store.latest_checkpoint(run_id)
-        if checkpoint is None:
-            raise InputError(f"run {run_id} has no checkpoint to resume from")
-        puzzle = parse_puzzle(store.puzzle_text(run_id), f"<run {run_id}>", "edgematch")
+        record, checkpoint, puzzle = open_resumable(store, run_id)
         params = TabuParams.from_dict(record.params)
         state = SearchState.from_bytes(checkpoint["state"])
-        if time_limit is None and record.budget_seconds is not None:
-            time_limit = max(record.budget_seconds - state.elapsed, 0.0)
-        if time_limit is None and record.max_moves is None:
-            raise InputError(f"run {run_id} has no time budget left to resume with; give a time limit")
-        budget = record.budget_seconds
-        if budget is not None and state.elapsed + (time_limit or 0) > budget:
-            budget = state.elapsed + (time_limit or 0)
-        store.claim(run_id)
-        if budget != record.budget_seconds:
-            store.update_run(run_id, budget_seconds=budget)
+        time_limit = claim_for_resume(store, record, state.elapsed, time_limit)
         recorder = RunRecorder(store, run_id, puzzle, checkpoint_every, history_every, display, stop)
         best = store.best(run_id)
         recorder.best_recorded = best["score"] if best else -1
