@@ -272,13 +272,17 @@ def report_text(records: list[dict] | None = None) -> str:
         "| its wall s / M nodes | Owen's estimate (M nodes) | agree |",
         "|---|---:|---|---|---:|---|---:|---|",
     ]
-    unfinished = []
+    unfinished: list = []
+    not_started: list[str] = []
     for name in INSTANCES:
         first, second = steps.get((name, "colorpair")), steps.get((name, "confirmation"))
-        if first is None:
-            continue
         estimate = estimates.get(name)
         est = f"{estimate['expected_nodes'] / 1e6:,.0f}" if estimate else ""
+        if first is None:
+            if estimate:
+                out.append(f"| {name} | ? | not started |  |  |  | {est} |  |")
+                not_started.append(name)
+            continue
 
         sol, _ = _cells(name, first, unfinished)
         main_cell = (
@@ -306,8 +310,11 @@ def report_text(records: list[dict] | None = None) -> str:
     ]
     if planned:
         out += ["", "Cut finer than two workers need: " + ", ".join(planned) + "."]
-    if unfinished:
+    if unfinished or not_started:
         out += ["", "Not finished yet (each continues where it stopped):", ""]
+        out += [
+            f"* {name}: not started; `python benchmarks/benoist2008_counts.py --only {name}`" for name in not_started
+        ]
         for name, step in unfinished:
             out.append(
                 f"* {name} {step['method']}: {step['done']} of {step['total']} subtrees done, "
