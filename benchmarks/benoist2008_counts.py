@@ -225,6 +225,7 @@ def _steps(records: list[dict]) -> dict:
                 "plan_workers": record.get("plan_workers"),
             },
         )
+        step["load"] = max(step.get("load", 0.0), float(record.get("load_average") or 0.0))
         for part in record["parts"]:
             step["parts"][part["run_id"]] = part
             if part["session"]:
@@ -266,11 +267,14 @@ def report_text(records: list[dict] | None = None) -> str:
         "(rowscan from the fixed corner) or by the four-corner decomposition (the 6 placements of the 3 free "
         "corner tiles counted as 6 puzzles, summed). Wall seconds on this 2-core machine (summed over the "
         "sessions of a resumed run); worker seconds = the subtrees' search time summed over the workers. "
-        "Owen's estimate: expected nodes of the backtracker on the same scan, before anything ran.",
+        "Owen's estimate: expected nodes of the backtracker on the same scan, before anything ran. "
+        "Load: the highest 1-minute load average at the end of the count's sessions; above 2 the two "
+        "workers shared the two cores with other work (tests, another job), so the times are up to twice "
+        "a quiet machine's. The counts are exact either way.",
         "",
-        "| instance | solutions | ColorPairs wall s / worker s / M nodes / subtrees | confirmed by | its solutions "
-        "| its wall s / M nodes | Owen's estimate (M nodes) | agree |",
-        "|---|---:|---|---|---:|---|---:|---|",
+        "| instance | solutions | ColorPairs wall s / worker s / M nodes / subtrees | load | confirmed by "
+        "| its solutions | its wall s / M nodes | load | Owen's estimate (M nodes) | agree |",
+        "|---|---:|---|---:|---|---:|---|---:|---:|---|",
     ]
     unfinished: list = []
     not_started: list[str] = []
@@ -280,7 +284,7 @@ def report_text(records: list[dict] | None = None) -> str:
         est = f"{estimate['expected_nodes'] / 1e6:,.0f}" if estimate else ""
         if first is None:
             if estimate:
-                out.append(f"| {name} | ? | not started |  |  |  | {est} |  |")
+                out.append(f"| {name} | ? | not started |  |  |  |  |  | {est} |  |")
                 not_started.append(name)
             continue
 
@@ -302,7 +306,12 @@ def report_text(records: list[dict] | None = None) -> str:
             and (second["solutions"] == first["solutions"])
             else ("NO" if second is not None and second["complete"] and first["complete"] else "")
         )
-        out.append(f"| {name} | {sol} | {main_cell} | {method} | {second_sol} | {second_cell} | {est} | {agree} |")
+        load = f"{first['load']:.1f}"
+        second_load = "" if second is None else f"{second['load']:.1f}"
+        out.append(
+            f"| {name} | {sol} | {main_cell} | {load} | {method} | {second_sol} | {second_cell} | {second_load} "
+            f"| {est} | {agree} |"
+        )
     planned = [
         f"{n} (cut as for {s['plan_workers']} workers, replayed in parallel.md)"
         for (n, step_name), s in steps.items()
