@@ -130,6 +130,14 @@ def test_stopped_portfolio_resumes_every_member(tmp_path, planted):
     assert [m["seed"] for m in again.portfolio["members"]] == member_seeds(9, 2)
 
 
+def test_front_door_runs_a_portfolio(tmp_path, planted):
+    import edgematch
+
+    result = edgematch.optimize(planted.puzzle, moves=500, jobs=2, share_after=100, seed=1, db=tmp_path / "r.sqlite",
+                                start_method="random", handle_signals=False)
+    assert len(result.portfolio["members"]) == 2 and result.best_score == result.best_board.score()
+
+
 def test_portfolio_needs_the_run_store(planted):
     with pytest.raises(InputError, match="jobs"):
         optimize(planted.puzzle, moves=10, jobs=2, store=False)

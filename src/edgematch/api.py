@@ -202,6 +202,8 @@ def optimize(
     progress: Callable | None = None,
     stop=None,
     handle_signals: bool = True,
+    jobs: int | None = None,
+    share_after: int | None = None,
     **params: Any,
 ) -> OptimizeResult:
     """Maximise the score by tabu search, as ``edgematch optimize`` does: a start phase
@@ -210,6 +212,8 @@ def optimize(
     ``target`` score; recorded in the run database ``db`` (default: the one the command line
     uses; ``store=False``: none).  ``params`` are the tabu search's parameters
     (``set_size=8``, ``restart_after=5000``, see :class:`edgematch.local.TabuParams`).
+    ``jobs`` > 1: a portfolio of that many searches sharing the best board, one process
+    each (``share_after``: idle moves before a member takes a better shared board).
     Ctrl-C stops the run and returns what it reached (``stopped_by="interrupted"``).
 
     Returns an :class:`~edgematch.runs.optimize.OptimizeResult` (``best_score``,
@@ -234,6 +238,8 @@ def optimize(
         progress=progress,
         stop=stop,
         handle_signals=handle_signals,
+        jobs=jobs,
+        share_after=share_after,
         **params,
     )
 

@@ -428,9 +428,7 @@ class Portfolio:
         reasons = {s["stopped_by"] for s in summaries}
         if self.stop.is_set():
             stopped_by = str(self.stop.reason)
-        elif self.limits["target"] is not None and self.best_score >= self.limits["target"]:
-            stopped_by = "target"
-        elif "target" in reasons:
+        elif "target" in reasons or (self.limits["target"] is not None and self.best_score >= self.limits["target"]):
             stopped_by = "target"
         else:
             stopped_by = sorted(reasons)[0] if reasons else "time"
