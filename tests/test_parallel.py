@@ -158,27 +158,29 @@ def test_node_and_time_limits_of_the_whole_run():
 
 def test_a_best_score_search_keeps_to_the_node_limit():
     """Search tasks are not cut: each still stops at its share of the run's nodes."""
-    result = parallel_search("search", make_solver("backtrack"), load("owen1-8x8"), jobs=2,
-                             limits=Limits(nodes=50_000))
+    result = parallel_search("search", make_solver("backtrack"), load("owen1-8x8"), jobs=2, limits=Limits(nodes=50_000))
     assert result.stopped_by == StopReason.NODES and 50_000 <= result.nodes <= 80_000
     assert result.best_board is not None and result.best_board.score() == result.best_score
 
 
 def test_cli_solve_and_search_resume(capsys, tmp_path):
     db = tmp_path / "runs.sqlite"
-    code, out, _ = run_cli(capsys, "solve", "owen1-5x5", "--all", "--jobs", "2", "--db", db, "--node-limit", "20000",
-                           "--json", "--quiet")
+    code, out, _ = run_cli(
+        capsys, "solve", "owen1-5x5", "--all", "--jobs", "2", "--db", db, "--node-limit", "20000", "--json", "--quiet"
+    )
     first = json.loads(out)
     assert code == 0 and not first["complete"] and first["solutions"] < 16
     code, out, _ = run_cli(capsys, "solve", "--resume", "1", "--db", db, "--jobs", "2", "--json", "--quiet")
     done = json.loads(out)
     assert code == 0 and done["complete"] and done["solutions"] == 16 and done["nodes"] == 113211
-    code, out, _ = run_cli(capsys, "search", "owen1-8x8", "--jobs", "2", "--db", db, "--node-limit", "30000",
-                           "--json", "--quiet")
+    code, out, _ = run_cli(
+        capsys, "search", "owen1-8x8", "--jobs", "2", "--db", db, "--node-limit", "30000", "--json", "--quiet"
+    )
     first = json.loads(out)
     assert code == 0 and first["stopped_by"] == "nodes"
-    code, out, err = run_cli(capsys, "search", "--resume", "2", "--db", db, "--jobs", "2", "--node-limit", "60000",
-                             "--json", "--quiet")
+    code, out, err = run_cli(
+        capsys, "search", "--resume", "2", "--db", db, "--jobs", "2", "--node-limit", "60000", "--json", "--quiet"
+    )
     again = json.loads(out)
     assert code == 0 and again["stopped_by"] == "nodes" and again["nodes"] > first["nodes"]
     assert again["best_score"] >= first["best_score"]
@@ -204,7 +206,14 @@ def test_stored_run_resumes_without_counting_a_subtree_twice(tmp_path):
 
     with RunStore(tmp_path / "runs.sqlite") as store:
         first = parallel_search(
-            "count", engine, puzzle, jobs=2, store=store, stop=stop, progress=progress, progress_interval=0.0,
+            "count",
+            engine,
+            puzzle,
+            jobs=2,
+            store=store,
+            stop=stop,
+            progress=progress,
+            progress_interval=0.0,
             task_nodes=budget,
         )
         run_id = first.statistics["run_id"]
@@ -245,6 +254,17 @@ def test_budget_policy_shrinks_towards_the_end():
     assert policy.seconds(1) == 1
 
 
+def test_budget_policy_doubles_the_first_budget_until_something_is_measured():
+    policy = BudgetPolicy(workers=2, max_seconds=35, first_seconds=10)
+    policy.cut_unmeasured()
+    assert policy.seconds(1000) == 20
+    policy.cut_unmeasured()
+    assert policy.seconds(1000) == 35  # never past max_seconds
+    policy.record(estimate=10, seconds=1)
+    policy.cut_unmeasured()  # measured: the budget follows the work left, not the cuts
+    assert policy.seconds(40) == 1
+
+
 def test_threads_and_processes_backends_report_their_kind():
     backend = LocalBackend(2, "threads")
     try:
@@ -275,8 +295,19 @@ def test_cli_solve_and_search_with_jobs(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "solve", "owen1-6x6", "-k", "3", "--jobs", "2", "--no-record", "--json", "--quiet")
     assert code == 0 and len(json.loads(out)["boards"]) == 3
     code, out, _ = run_cli(
-        capsys, "search", "owen1-6x6", "--schedule", "breaks:20,30,36", "--jobs", "2", "--time-limit", "1",
-        "--db", tmp_path / "s.sqlite", "--json", "--quiet",
+        capsys,
+        "search",
+        "owen1-6x6",
+        "--schedule",
+        "breaks:20,30,36",
+        "--jobs",
+        "2",
+        "--time-limit",
+        "1",
+        "--db",
+        tmp_path / "s.sqlite",
+        "--json",
+        "--quiet",
     )
     assert code == 0 and json.loads(out)["best_score"] > 0
 

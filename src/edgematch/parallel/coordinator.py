@@ -281,6 +281,7 @@ class Coordinator:
     def _cut(self, task: Task, outcome: dict) -> None:
         """The task ran out of budget: its work is thrown away and its subtree cut deeper."""
         self.resplits += 1
+        self.budget.cut_unmeasured()
         self.repeated_nodes += int(outcome["nodes"])
         self.repeated_seconds += float(outcome["seconds"])
         subtrees, head = split_task(self.job, task, RESPLIT_LEVELS)

@@ -82,7 +82,10 @@ class BudgetPolicy:
     subtrees' sizes and the measured seconds per unit of estimate), between
     ``min_seconds`` and ``max_seconds``: long while much work is left (few cuts, little
     repeated work), short at the end (the tail is shared out).  ``max_seconds`` also bounds
-    the work a killed run loses per worker.
+    the work a killed run loses per worker.  Before any task has finished, tasks get
+    ``first_seconds``, doubled each time one is cut: on a search whose first subtrees all
+    outlast it, a fixed first budget would cut every one of them (and throw its work away)
+    before the first small piece finished and measured anything.
     """
 
     workers: int
@@ -99,6 +102,11 @@ class BudgetPolicy:
         """A task that finished within its budget: its size and time calibrate the estimates."""
         self.measured_seconds += seconds
         self.measured_estimate += estimate
+
+    def cut_unmeasured(self) -> None:
+        """A task ran out of its budget before anything was measured: give the next more."""
+        if self.measured_estimate <= 0:
+            self.first_seconds = min(self.max_seconds, 2 * self.first_seconds)
 
     def seconds_left(self, pending_estimate: float) -> float | None:
         """Each worker's share of the work still to do, in seconds (None before any measure)."""
