@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -94,8 +95,8 @@ class RotationSet:
     """
 
     puzzle: Puzzle
-    rotations: np.ndarray
-    colours: np.ndarray | None = None
+    rotations: Any  # array-like on the way in, an int64 array once built
+    colours: Any = None
 
     def __post_init__(self) -> None:
         n = self.puzzle.n_tiles
@@ -104,7 +105,7 @@ class RotationSet:
             raise InputError(f"a rotation set of this puzzle needs {n} rotations, not {len(rotations)}")
         if ((rotations < 0) | (rotations > 3)).any():
             raise InputError("rotations must be 0..3")
-        canonical = np.array([T.canonical_rotation(e, r) for e, r in zip(self.puzzle.tiles, rotations)], np.int64)
+        canonical = np.array([T.canonical_rotation(e, int(r)) for e, r in zip(self.puzzle.tiles, rotations)], np.int64)
         canonical.setflags(write=False)
         object.__setattr__(self, "rotations", canonical)
         if self.colours is not None:
@@ -170,6 +171,7 @@ class RotationSet:
             def count(side: int, tone: int, colour: int = int(colour)) -> int:
                 return int(((shown[:, side] == colour) & (colours == tone)).sum())
 
+            gaps: tuple[int, ...]
             if self.parity:
                 gaps = (
                     count(T.E, BLACK) - count(T.W, WHITE),
