@@ -58,6 +58,41 @@ and its slip array ``[d1, d2, ...]`` is our ``breaks:d1,d2,...``).  With
 ``hints="fixed"`` the joins with hints must match and only joins between free squares
 may be invalid (an approximation: the engine may also break a join with a hint).
 
+Fixed rotations (``rotations=``, a :class:`~edgematch.model.rotation_sets.RotationSet`):
+every tile has its one rotation before the search, so the estimate of a search with the
+rotations fixed (``BacktrackSolver(rotations=...)``) changes in two ways.
+
+* Ways to place: a tile's rotation decides which squares it can stand on (a corner tile
+  one corner, an edge tile one side of the board, an inner tile any inner square in that
+  one rotation; with parity also squares of its colour only).  So the squares are split
+  into classes (outer pattern, and with parity square colour) and the ways are
+  ``prod_k P(a_k, p_k)`` over the classes: ``a_k`` free tiles the set sends to class
+  ``k``, ``p_k`` of its squares filled.  No rotation factor.
+* Joins: every join pairs a *first* side (the east side of the left tile, or the south
+  side of the upper tile) with a *second* side (west of the right tile, north of the lower
+  one), and with fixed rotations each tile side belongs to one kind of join: the frame
+  joins of each side of the board (top row, bottom row, left column, right column: the a/b
+  frame model, which with fixed rotations pairs, per board side, one direction's sides
+  with the other's) and the inner joins of each direction (``across``: east with west
+  sides, ``down``: south with north sides).  With parity each kind is split again by the
+  colour of the join's first square, whose first sides come from tiles of that colour and
+  second sides from tiles of the other.  Each such group ``g`` has its own pools
+  (``E_i``, ``W_i``: first and second sides of colour ``i``), and the chance that its
+  ``m`` closed joins all match is ``V(m) / (P(T_E, m) P(T_W, m))`` with
+  ``V(i, m) = sum_j V(i-1, m-j) P(E_i, j) P(W_i, j) C(m, j)`` (as the frame model's Vb).
+  The groups are treated as independent (the sides of one tile are in several groups, as
+  the plain model also ignores), and the product over the groups is the chance that a
+  partial board is valid.  An unbalanced set (some colour with more east than west
+  sides, ...) or one that does not fit the board gets 0 expected solutions, exactly.
+* Hints keep their rotation.  ``hints="fixed"``: the hinted tiles leave the pools and a
+  join with a hint needs the hint's colour from the free square's pool of its group (the
+  ``need`` counts of the frame model); ``hints="pooled"``: the hinted tiles (in their
+  hint's rotation and square colour) stay in the pools and their joins are ordinary
+  joins.  A set that gives a hinted tile another rotation (or square colour) has no
+  solution: the estimate is 0, with a note.
+* Not modelled with fixed rotations: invalid-join schedules (``schedule=`` raises
+  :class:`InputError`) and ``each_rotation`` (one rotation per tile is the point).
+
 Everything is exact (Python integers and fractions), then reported as floats and
 base-10 logarithms.
 """
@@ -72,6 +107,7 @@ from fractions import Fraction
 from .errors import InputError
 from .model import Puzzle
 from .model import tiles as T
+from .model.rotation_sets import RotationSet, grey_pattern, outer_pattern, square_parity
 from .model.squares import square_name
 
 HINT_MODELS = ("fixed", "pooled")
@@ -91,6 +127,9 @@ class Estimate:
     notes: list[str] = field(default_factory=list)
     #: ``"distinct"`` (a symmetric tile once per look) or ``"each"`` (every rotation)
     rotations: str = "distinct"
+    #: None, or ``"fixed"`` / ``"fixed, with parity"``: every tile's rotation (and square
+    #: colour) was fixed by a rotation set
+    rotation_set: str | None = None
 
     @property
     def depth(self) -> int:
@@ -149,6 +188,7 @@ class Estimate:
             "widest_expected_nodes": _to_float(self.partial[self.widest_depth]) if self.depth else 0.0,
             "hints": self.hints,
             "rotations": self.rotations,
+            "rotation_set": self.rotation_set,
             "schedule": list(self.schedule) if self.schedule is not None else None,
             "notes": list(self.notes),
         }
@@ -287,6 +327,7 @@ def estimate(
     hints: str = "fixed",
     corner: str | None = None,
     each_rotation: bool = False,
+    rotations=None,
 ) -> Estimate:
     """Expected valid partial boards at every depth of a search along ``order``.
 
@@ -299,10 +340,15 @@ def estimate(
     match).  ``hints``: "fixed" or "pooled" (see the module documentation).
     ``each_rotation``: count every rotation of a symmetric tile as its own placement, as
     Eternity2Puzzles.jl does (hinted tiles keep their one rotation either way).
+    ``rotations``: a :class:`~edgematch.model.rotation_sets.RotationSet` of ``puzzle`` (or
+    its plain data): the search has every tile's rotation (and with parity its square
+    colour) fixed, see the module documentation.
     """
     if hints not in HINT_MODELS:
         raise InputError(f"unknown hint model '{hints}' (choose from {', '.join(HINT_MODELS)})")
     free_order = check_order(puzzle, _full_order(puzzle, order, corner))
+    if rotations is not None:
+        return _estimate_fixed(puzzle, free_order, schedule, hints, each_rotation, rotations)
     caps = _caps(puzzle, schedule, len(free_order))
     pools = _Pools(puzzle, pooled=hints == "pooled", each_rotation=each_rotation)
     walk = _walk(puzzle, free_order, pools)
@@ -547,13 +593,19 @@ def _arrangements(joins_per_depth: Sequence[int], caps: Sequence[int]) -> list[l
 
 
 def compare_orders(
-    puzzle: Puzzle, orders, schedule=None, hints: str = "fixed", corner: str | None = None, each_rotation: bool = False
+    puzzle: Puzzle,
+    orders,
+    schedule=None,
+    hints: str = "fixed",
+    corner: str | None = None,
+    each_rotation: bool = False,
+    rotations=None,
 ) -> list[tuple[str, Estimate]]:
     """Scan orders ranked by expected nodes, fewest first.
 
     ``orders``: a mapping name -> order, or an iterable of orders (names such as
     ``"rowscan"`` or ``"e2path"``, files, or sequences of squares); default corner as in
-    :func:`estimate`.  Returns ``(label, Estimate)`` pairs."""
+    :func:`estimate`; ``rotations`` as there.  Returns ``(label, Estimate)`` pairs."""
     if isinstance(orders, dict):
         items = list(orders.items())
     else:
@@ -564,6 +616,179 @@ def compare_orders(
             else:
                 squares = list(o)
                 items.append((" ".join(square_name(int(q), puzzle.width) for q in squares[:4]) + " ...", squares))
-    ranked = [(label, estimate(puzzle, order, schedule, hints, corner, each_rotation)) for label, order in items]
+    ranked = [
+        (label, estimate(puzzle, order, schedule, hints, corner, each_rotation, rotations)) for label, order in items
+    ]
     ranked.sort(key=lambda item: item[1].nodes_exact)
     return ranked
+
+
+# --------------------------------------------------------------------------- fixed rotations
+def _estimate_fixed(puzzle: Puzzle, free_order, schedule, hints: str, each_rotation: bool, rotations) -> Estimate:
+    """:func:`estimate` with every tile's rotation fixed by a rotation set (see the module
+    documentation)."""
+    if each_rotation:
+        raise InputError("a rotation set fixes one rotation per tile: each_rotation does not apply")
+    if schedule is not None:
+        raise InputError("the estimate with fixed rotations does not model invalid joins: leave out the schedule")
+    if isinstance(rotations, RotationSet) and rotations.puzzle.n_tiles != puzzle.n_tiles:
+        raise InputError(
+            f"the rotation set is of a puzzle with {rotations.puzzle.n_tiles} tiles, this one has {puzzle.n_tiles}"
+        )
+    rotation_set = RotationSet.of_plain(puzzle, rotations)
+    model = _FixedModel(puzzle, rotation_set, pooled=hints == "pooled")
+    partial = [Fraction(1)] + model.partials(free_order)
+    return Estimate(
+        order=tuple(free_order),
+        partial=partial,
+        hints=hints,
+        name=puzzle.name,
+        notes=model.notes,
+        rotations=T.rotation_convention(False),
+        rotation_set="fixed, with parity" if rotation_set.parity else "fixed",
+    )
+
+
+def _join_kind(square: int, side: int, width: int, height: int) -> str:
+    """The kind of a join leaving ``square`` by ``side`` (E or S: the square is the join's
+    first): a frame join of a board side (top, bottom, left, right) or an inner one."""
+    row, col = divmod(square, width)
+    if side == T.E:
+        return "top" if row == 0 else "bottom" if row == height - 1 else "across"
+    return "left" if col == 0 else "right" if col == width - 1 else "down"
+
+
+def _side_kind(shown, side: int) -> str:
+    """The kind of join a tile side takes part in, the tile showing ``shown`` (N, E, S, W)."""
+    if side in (T.E, T.W):
+        return "top" if shown[T.N] == T.GREY else "bottom" if shown[T.S] == T.GREY else "across"
+    return "left" if shown[T.W] == T.GREY else "right" if shown[T.E] == T.GREY else "down"
+
+
+class _FixedModel:
+    """Owen's model with every tile's rotation fixed: placement classes and join groups."""
+
+    def __init__(self, puzzle: Puzzle, rotation_set: RotationSet, pooled: bool):
+        self.puzzle = puzzle
+        self.parity = rotation_set.parity
+        self.pooled = pooled
+        self.notes: list[str] = []
+        width = puzzle.width
+        tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+        hint_map = puzzle.hint_map
+        hinted = {tile: square for square, (tile, _) in hint_map.items()}
+        rotation = [int(r) for r in rotation_set.rotations]
+        tone = [int(c) for c in rotation_set.colours] if rotation_set.colours is not None else [-1] * len(tiles)
+        for square, (tile, turn) in sorted(hint_map.items()):
+            if T.canonical_rotation(tiles[tile], turn) != rotation[tile]:
+                self.notes.append(f"the rotation set turns hinted tile {tile + 1} otherwise than its hint: no solution")
+            elif self.parity and tone[tile] != square_parity(square, width):
+                self.notes.append(f"the rotation set gives hinted tile {tile + 1} the other square colour: no solution")
+            rotation[tile] = turn  # a hint keeps its own rotation (and square colour)
+            tone[tile] = square_parity(square, width) if self.parity else -1
+        self.shown = {t: tuple(int(c) for c in T.rotate(tiles[t], rotation[t])) for t in range(len(tiles))}
+        self.tone = tone
+        self.colours = sorted({c for t in tiles for c in t if c != T.GREY})
+        self.index = {c: k for k, c in enumerate(self.colours)}
+        #: free tiles per placement class (outer pattern, square colour or -1)
+        self.tiles_of_class: dict[tuple[int, int], int] = {}
+        for t in range(len(tiles)):
+            if t not in hinted:
+                key = (grey_pattern(tiles[t], rotation[t]), tone[t])
+                self.tiles_of_class[key] = self.tiles_of_class.get(key, 0) + 1
+        #: first and second sides of every join group, per colour
+        self.first: dict[tuple[str, int], list[int]] = {}
+        self.second: dict[tuple[str, int], list[int]] = {}
+        for t in range(len(tiles)) if pooled else [t for t in range(len(tiles)) if t not in hinted]:
+            shown = self.shown[t]
+            for side in range(4):
+                if shown[side] == T.GREY:
+                    continue
+                kind = _side_kind(shown, side)
+                first = side in (T.E, T.S)
+                group = (kind, -1 if not self.parity else tone[t] if first else 1 - tone[t])
+                pools = self.first if first else self.second
+                pools.setdefault(group, [0] * len(self.colours))[self.index[shown[side]]] += 1
+
+    def _group(self, first_square: int, side: int) -> tuple[str, int]:
+        width, height = self.puzzle.width, self.puzzle.height
+        tone = square_parity(first_square, width) if self.parity else -1
+        return (_join_kind(first_square, side, width, height), tone)
+
+    def partials(self, free_order: Sequence[int]) -> list[Fraction]:
+        """S(d) for d = 1..n."""
+        puzzle = self.puzzle
+        width, height = puzzle.width, puzzle.height
+        hint_map = puzzle.hint_map
+        n = len(free_order)
+        if self.notes:
+            return [Fraction(0)] * n
+        joins = []  # (first square, its side E or S, second square)
+        for square in range(puzzle.n_squares):
+            row, col = divmod(square, width)
+            if col + 1 < width:
+                joins.append((square, T.E, square + 1))
+            if row + 1 < height:
+                joins.append((square, T.S, square + width))
+        joins_at: dict[int, list[tuple[int, int, int]]] = {}
+        m_max: dict[tuple[str, int], int] = {}  # joins of each group
+        for join in joins:
+            joins_at.setdefault(join[0], []).append(join)
+            joins_at.setdefault(join[2], []).append(join)
+            group = self._group(join[0], join[1])
+            m_max[group] = m_max.get(group, 0) + 1
+        closed: dict[tuple[str, int], int] = {}  # joins of each group closed so far
+        zero = [0] * len(self.colours)
+        needs: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+        for first, side, other in joins:
+            if first in hint_map and other in hint_map:
+                group = self._group(first, side)
+                if self.pooled:  # an ordinary join, closed from the start
+                    closed[group] = closed.get(group, 0) + 1
+                elif self.shown[hint_map[first][0]][side] != self.shown[hint_map[other][0]][(side + 2) % 4]:
+                    self.notes.append("two hints disagree on a join: no solution")
+                    return [Fraction(0)] * n
+        filled = set(hint_map)
+        placed: dict[tuple[int, int], int] = {}
+        cache: dict[tuple, list[Fraction]] = {}
+        partial = []
+        for square in free_order:
+            filled.add(square)
+            key = (outer_pattern(square, width, height), square_parity(square, width) if self.parity else -1)
+            placed[key] = placed.get(key, 0) + 1
+            for first, side, other in joins_at.get(square, []):
+                neighbour = other if first == square else first
+                if neighbour not in filled:
+                    continue
+                group = self._group(first, side)
+                if self.pooled or neighbour not in hint_map:
+                    closed[group] = closed.get(group, 0) + 1
+                    continue
+                # a join with a hint: the free square's side must show the hint's colour
+                hint_side = side if neighbour == first else (side + 2) % 4
+                colour = self.shown[hint_map[neighbour][0]][hint_side]
+                if colour == T.GREY:
+                    self.notes.append("a hint shows grey towards a square of the board: no solution")
+                    return [Fraction(0)] * n
+                need_first, need_second = needs.setdefault(group, ([0] * len(self.colours), [0] * len(self.colours)))
+                (need_second if neighbour == first else need_first)[self.index[colour]] += 1
+            ways = 1
+            for cls, count in placed.items():
+                ways *= falling(self.tiles_of_class.get(cls, 0), count)
+            probability = Fraction(1)
+            for group in set(closed) | set(needs):
+                need_first, need_second = needs.get(group, (zero, zero))
+                cache_key = (group, tuple(need_first), tuple(need_second))
+                if cache_key not in cache:
+                    cache[cache_key] = _frame_probabilities(
+                        self.first.get(group, zero),
+                        self.second.get(group, zero),
+                        need_first,
+                        need_second,
+                        m_max.get(group, 0),
+                    )
+                probability *= cache[cache_key][closed.get(group, 0)]
+                if not probability:
+                    break
+            partial.append(ways * probability)
+        return partial

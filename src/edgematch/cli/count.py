@@ -37,6 +37,8 @@ EXAMPLES = """examples:
   edgematch count owen1-6x6 --symmetry --json
   edgematch count benoist/E_9_13 --order spiral-in --time-limit 60
   edgematch count my.txt --order my_order.txt     an order file lists square names (A1 B1 ...)
+  edgematch count owen1-6x6 --rotations owen6.rot  the solutions with that rotation set
+                                                  (edgematch rotations owen1-6x6 --out owen6.rot)
 
 JSON keys: solutions, nodes, nodes_per_depth, seconds, nodes_per_second, complete
 (false when a limit or Ctrl-C stopped the search), stopped_by, deepest, rotations
@@ -98,6 +100,12 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         action="store_true",
         help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
         "does (default: once per distinct look; see docs/conventions.md)",
+    )
+    p.add_argument(
+        "--rotations",
+        metavar="FILE",
+        help="fix every tile's rotation (and, with parity, its square colour) to a rotation-set file "
+        "(written by 'edgematch rotations --out'); backtracking engine only",
     )
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
@@ -292,6 +300,27 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def rotation_options(args, puzzle) -> dict:
+    """``{"rotations": RotationSet}`` for ``--rotations FILE`` (read for ``puzzle``), else
+    nothing; one-line errors where it cannot apply."""
+    path = getattr(args, "rotations", None)
+    if path is None:
+        return {}
+    if args.solver != "backtrack":
+        raise InputError(
+            f"--rotations belongs to the backtracking engine (--solver backtrack), not --solver {args.solver}"
+        )
+    if args.resume is not None:
+        raise InputError("--resume takes the rotation set from the run store: leave out --rotations")
+    if getattr(args, "symmetry", False):
+        raise InputError("--rotations cannot be combined with --symmetry (turning the board changes every rotation)")
+    if getattr(args, "each_rotation", False):
+        raise InputError("--rotations fixes one rotation per tile: leave out --each-rotation")
+    from ..formats.rotation_file import read_rotation_set
+
+    return {"rotations": read_rotation_set(path, puzzle)}
+
+
 def start_board(args, puzzle):
     """The ``--start`` board, or None."""
     if not getattr(args, "start", None):
@@ -333,7 +362,7 @@ def run(args) -> int:
         resume_hint(args, "count", result)
         return exit_status(result)
 
-    return run_search(args, call, report)
+    return run_search(args, call, report, **rotation_options(args, puzzle))
 
 
 def resume_hint(args, command: str, result: SearchResult) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import InputError
 from ..estimator import HINT_MODELS, compare_orders, estimate
 from ..model.squares import square_name
 from .common import HelpFormatter, add_order_arguments, add_puzzle_argument, print_json, puzzle_from
@@ -15,6 +16,9 @@ EXAMPLES = """examples:
   edgematch estimate e2 --compare rowscan colscan e2path diagonal frame spiral-in
   edgematch estimate e2 --corner BL --schedule breaks:192,192,192,192,192,192,192,192,192,192
   edgematch estimate owen1-6x6 --json --per-depth
+  edgematch estimate owen1-6x6 --rotations owen6.rot
+                            with every tile's rotation fixed by a rotation set (the
+                            search of 'edgematch count owen1-6x6 --rotations owen6.rot')
 
 The estimate is the expected number of valid partial boards at each depth of a search
 along the scan order (Owen's model: tiles drawn from the puzzle's own colour pools).
@@ -45,6 +49,12 @@ def register(sub) -> None:
         help="count every rotation of a symmetric tile as its own placement, as Eternity2Puzzles.jl "
         "does (default: once per distinct look; see docs/conventions.md)",
     )
+    p.add_argument(
+        "--rotations",
+        metavar="FILE",
+        help="every tile's rotation (and, with parity, square colour) fixed by a rotation-set file "
+        "(edgematch rotations --out FILE): the estimate of 'count --rotations FILE'",
+    )
     p.add_argument("--compare", nargs="+", metavar="ORDER", help="rank these orders by expected nodes instead")
     p.add_argument("--per-depth", action="store_true", help="also list the expected nodes at every depth")
     p.add_argument("--json", action="store_true", help="print the estimate as JSON")
@@ -54,8 +64,19 @@ def register(sub) -> None:
 def run(args) -> int:
     puzzle = puzzle_from(args)
     width = puzzle.width
+    rotations = None
+    if args.rotations is not None:
+        from ..formats.rotation_file import read_rotation_set
+
+        if args.each_rotation:
+            raise InputError("--rotations fixes one rotation per tile: leave out --each-rotation")
+        if args.schedule:
+            raise InputError("the estimate with --rotations does not model invalid joins: leave out --schedule")
+        rotations = read_rotation_set(args.rotations, puzzle)
     if args.compare:
-        ranked = compare_orders(puzzle, args.compare, args.schedule, args.hints, args.corner, args.each_rotation)
+        ranked = compare_orders(
+            puzzle, args.compare, args.schedule, args.hints, args.corner, args.each_rotation, rotations
+        )
         if args.json:
             rows = []
             for name, est in ranked:
@@ -71,13 +92,14 @@ def run(args) -> int:
             )
         return 0
 
-    est = estimate(puzzle, args.order, args.schedule, args.hints, args.corner, args.each_rotation)
+    est = estimate(puzzle, args.order, args.schedule, args.hints, args.corner, args.each_rotation, rotations)
     if args.json:
         print_json(est.to_dict(width, per_depth=args.per_depth))
         return 0
     print(
         f"{puzzle.name or args.puzzle}: {len(est.order)} squares to fill, order {args.order}"
-        f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}, rotations {est.rotations}"
+        f"{' from ' + args.corner if args.corner else ''}, hints {args.hints}, rotations "
+        f"{est.rotations if est.rotation_set is None else est.rotation_set + ' (' + args.rotations + ')'}"
         f"{', schedule ' + args.schedule if args.schedule else ''}"
     )
     print(f"expected solutions: {_number(est.solutions)}")

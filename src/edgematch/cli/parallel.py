@@ -53,6 +53,8 @@ def jobs_wanted(args) -> int:
 def check_puzzle_or_resume(args) -> None:
     if args.resume is not None and args.puzzle is not None:
         raise InputError("--resume takes the puzzle and its options from the run store: leave the puzzle out")
+    if args.resume is not None and getattr(args, "rotations", None) is not None:
+        raise InputError("--resume takes the rotation set from the run store: leave out --rotations")
     if args.resume is None and args.puzzle is None:
         raise InputError("give a puzzle (a bundled name or a file), or --resume RUN")
     if args.no_record and args.db:

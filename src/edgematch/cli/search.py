@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, write_output
-from .count import add_search_options, exit_status, resume_hint, run_search, searched, summary_line
+from .count import add_search_options, exit_status, resume_hint, rotation_options, run_search, searched, summary_line
 
 EXAMPLES = """examples:
   edgematch search e2 --schedule breaks:201,206,211,216,221,225,229,233,237,239 --time-limit 60
@@ -154,4 +154,4 @@ def run(args) -> int:
         resume_hint(args, "search", result)
         return exit_status(result)
 
-    return run_search(args, call, report, **extra)
+    return run_search(args, call, report, **extra, **rotation_options(args, puzzle))

@@ -29,7 +29,7 @@ from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
 from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json
-from .count import add_search_options, exit_status, resume_hint, run_search, searched, summary_line
+from .count import add_search_options, exit_status, resume_hint, rotation_options, run_search, searched, summary_line
 
 EXAMPLES = """examples:
   edgematch solve owen1-6x6 --out solution.txt       the first solution
@@ -145,4 +145,4 @@ def run(args) -> int:
         resume_hint(args, "solve", result)
         return exit_status(result, 0 if written else 1)
 
-    return run_search(args, call, report)
+    return run_search(args, call, report, **rotation_options(args, puzzle))

@@ -17,7 +17,7 @@ from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
-from .exact import NODES_ARE
+from .exact import NODES_ARE, note_rotation_set
 from .placements import start_arrays
 from .plan import P_NCHK, build_plan
 
@@ -43,6 +43,7 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
         "kernel_calls": 0,
         "frame_exact": solver.frame_exact,
     }
+    note_rotation_set(solver, total)
     restart = 0
     for variant in variants:  # one, or two symmetry classes on a rectangular board
         while True:
@@ -142,6 +143,7 @@ def _run(
         frame_exact=solver.frame_exact,
         seed=seed,
         each_rotation=solver.each_rotation,
+        rotation_set=solver.rotation_set(puzzle),
     )
     if len(total.nodes_per_depth) < D:
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))

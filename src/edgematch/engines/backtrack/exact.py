@@ -45,6 +45,7 @@ def exact_search(
         "symmetry": bool(solver.symmetry),
         "kernel_calls": 0,
     }
+    note_rotation_set(solver, total)
     if solver.symmetry:
         sym = variants[0].hints[0]
         total.statistics["symmetry_fixed"] = {
@@ -67,6 +68,14 @@ def exact_search(
     return total
 
 
+def note_rotation_set(solver, total: SearchResult) -> None:
+    """Say in the statistics that the search had its rotations fixed (and how)."""
+    fixed = getattr(solver, "rotations", None)
+    if fixed is not None:
+        parity = getattr(fixed, "colours", None) is not None or (isinstance(fixed, dict) and fixed.get("colours"))
+        total.statistics["rotation_set"] = "fixed, with parity" if parity else "fixed"
+
+
 def _search_one(
     solver,
     puzzle: Puzzle,
@@ -87,7 +96,7 @@ def _search_one(
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
     leaf = D if leaf is None else leaf
     board, used, first = start_arrays(plan, start, exact=True)
-    if board is None:  # hints contradict each other
+    if board is None:  # hints contradict each other (or the rotation set a hint or the start)
         return True
     if first == leaf:  # nothing left to place below the start
         driver.add(solutions=1)

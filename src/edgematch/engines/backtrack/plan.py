@@ -17,6 +17,29 @@ The kernels know nothing about puzzles.  They see flat integer arrays:
   When ``C ** k`` would make a table too large, only the first sides form the key and the
   others are compared explicitly ("check" sides); that keeps any colour count workable.
 
+Fixed rotations (a :class:`~edgematch.model.rotation_sets.RotationSet`): only placement
+``t * 4 + rotations[t]`` of each tile that is not a hint is filed in the tables, so the
+kernels search the puzzle with every tile's rotation fixed without a test in their loops.
+
+Colour-split tables (checkerboard parity): when the rotation set gives every tile a
+square colour (``square_parity``: black where ``row + col`` is even), or with
+``colour_tables=True``, a table also belongs to one square colour: its identity is
+``(outer pattern, key sides, square colour)`` and each depth uses the table of its
+square's colour.  A tile with a colour is filed only in tables of that colour; without a
+rotation set (or with one without colours) every placement is filed in the tables of
+both colours, so that another kernel can restrict the plan to any rotation set later.
+
+Layout of the tables, for such a kernel: the tables follow each other in ``cand`` and in
+``starts``.  A table with ``K`` keys occupies the ``K + 1`` entries ``starts[base] ..
+starts[base + K]`` (its key ``k`` lists ``cand[starts[base + k] : starts[base + k + 1]]``);
+the next table begins at ``base + K + 1`` and its first entry equals this table's last, so
+every ``starts[i] .. starts[i + 1]`` of the whole array is a valid range (empty between
+two tables).  ``cand_colour[i]`` is the square colour of the table that ``cand[i]``
+belongs to (-1 when the tables are not split).  Restricting the plan to a rotation set is
+therefore one pass: for every ``i`` keep ``cand[i]`` when its rotation is the set's and
+its tile's colour equals ``cand_colour[i]`` (or that is -1), and recompute every
+``starts`` entry as the number of entries kept before it; the rows need no change.
+
 Best mode (invalid joins allowed) adds *phases* per depth: phase ``S`` lists the
 placements that mismatch exactly the known sides in ``S``.  It looks them up in the table
 of the pattern without ``S`` (keyed on the sides that must match) and checks that each side
@@ -31,8 +54,10 @@ from itertools import combinations
 
 import numpy as np
 
+from ...errors import InputError
 from ...model import Puzzle
 from ...model import tiles as T
+from ...model.rotation_sets import RotationSet, square_parity
 
 KEY_LIMIT = 1 << 20  # largest key space of one table (C ** k entries)
 MAX_PHASES = 16  # subsets of at most 4 known sides
@@ -60,12 +85,24 @@ class SearchPlan:
     n_colours: int
     pcol: np.ndarray  # int32 (n_tiles * 4 * 4,): dense colour of placement p on side s at p*4+s
     cand: np.ndarray  # int32 placements, grouped by key
-    starts: np.ndarray  # int32 CSR offsets into cand
+    starts: np.ndarray  # int32 CSR offsets into cand (tables one after another: see the module notes)
     n_phases: np.ndarray  # int64 (D,): phases of each depth (1 in exact search)
     phases: np.ndarray  # int64 (D, P, P_WIDTH): see the P_* columns
     known_joins: np.ndarray  # int64 (D,): inner joins completed by placing at depth d
     board0: np.ndarray  # int32 (n_squares,): hint placements, -1 elsewhere
     used0: np.ndarray  # uint8 (n_tiles,)
+    #: int8, aligned with ``cand``: the square colour (BLACK 0 / WHITE 1) of the table each
+    #: entry belongs to, -1 when the tables are not split by colour
+    cand_colour: np.ndarray
+    #: int8 (D,): the square colour of each depth's tables, -1 when not split
+    depth_colour: np.ndarray
+    #: the tile rotations fixed by a rotation set (int64 (n_tiles,)), or None
+    fixed_rotations: np.ndarray | None = None
+    #: the square colours fixed by a rotation set with parity (int64 (n_tiles,)), or None
+    fixed_colours: np.ndarray | None = None
+    #: why no solution can exist whatever is searched (the rotation set contradicts a
+    #: hint), or None
+    void: str | None = None
 
     @property
     def depth(self) -> int:
@@ -105,13 +142,23 @@ def distinct_placement_mask(puzzle: Puzzle, each_rotation: bool = False) -> np.n
 class _TableBuilder:
     """Builds (and caches) the CSR table of each pattern on first use."""
 
-    def __init__(self, shown: np.ndarray, allowed: np.ndarray, n_colours: int, rng: np.random.Generator | None):
+    def __init__(
+        self,
+        shown: np.ndarray,
+        allowed: np.ndarray,
+        n_colours: int,
+        rng: np.random.Generator | None,
+        placement_colour: np.ndarray | None = None,
+    ):
         self.shown = shown  # (P, 4) dense colours, -1 grey
         self.allowed = allowed  # (P,) bool: distinct rotation of a tile that is not a hint
         self.C = n_colours
         self.rng = rng
-        self.tables: dict[tuple[int, tuple[int, ...]], int] = {}
+        # (P,) square colour a placement is restricted to (-1: either); None: tables not split
+        self.placement_colour = placement_colour
+        self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
         self.cand_parts: list[np.ndarray] = []
+        self.colour_parts: list[np.ndarray] = []
         self.start_parts: list[np.ndarray] = []
         self.n_cand = 0
         self.n_starts = 0
@@ -123,14 +170,17 @@ class _TableBuilder:
             k -= 1
         return sides[:k]
 
-    def table(self, outer: int, key_sides: tuple[int, ...]) -> int:
-        """Base offset into ``starts`` of the table for this border pattern and key."""
-        ident = (outer, key_sides)
+    def table(self, outer: int, key_sides: tuple[int, ...], colour: int = -1) -> int:
+        """Base offset into ``starts`` of the table for this border pattern, key and square
+        colour (-1: tables not split by colour)."""
+        ident = (outer, key_sides, colour)
         if ident in self.tables:
             return self.tables[ident]
         grey = self.shown < 0
         want = np.array([(outer >> s) & 1 for s in range(4)], dtype=bool)
         fits = self.allowed & (grey == want).all(axis=1)
+        if colour >= 0 and self.placement_colour is not None:
+            fits &= (self.placement_colour < 0) | (self.placement_colour == colour)
         placements = np.flatnonzero(fits)
         if self.rng is not None:
             placements = self.rng.permutation(placements)
@@ -147,18 +197,24 @@ class _TableBuilder:
         np.cumsum(counts, out=starts[1:])
         base = self.n_starts
         self.cand_parts.append(placements[order].astype(np.int32))
+        self.colour_parts.append(np.full(len(placements), colour, dtype=np.int8))
         self.start_parts.append((starts + self.n_cand).astype(np.int64))
         self.n_cand += len(placements)
         self.n_starts += size + 1
         self.tables[ident] = base
         return base
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         cand = np.concatenate(self.cand_parts) if self.cand_parts else np.zeros(0, np.int32)
         starts = np.concatenate(self.start_parts) if self.start_parts else np.zeros(1, np.int64)
+        colours = np.concatenate(self.colour_parts) if self.colour_parts else np.zeros(0, np.int8)
         if starts[-1] >= 2**31:
             raise MemoryError("candidate tables too large")
-        return np.ascontiguousarray(cand, dtype=np.int32), np.ascontiguousarray(starts, dtype=np.int32)
+        return (
+            np.ascontiguousarray(cand, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int32),
+            np.ascontiguousarray(colours, dtype=np.int8),
+        )
 
 
 def build_plan(
@@ -169,6 +225,8 @@ def build_plan(
     frame_exact: bool = True,
     seed: int | None = None,
     each_rotation: bool = False,
+    rotation_set: RotationSet | None = None,
+    colour_tables: bool = False,
 ) -> SearchPlan:
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
@@ -176,16 +234,45 @@ def build_plan(
     known sides: the most invalid joins one placement may create).  ``frame_exact`` keeps joins between two border squares out of those
     phases.  ``seed`` shuffles the candidates within each key (None keeps tile order).
     ``each_rotation`` lists every rotation of a symmetric tile, not one per distinct look.
+    ``rotation_set`` (a :class:`~edgematch.model.rotation_sets.RotationSet` of ``puzzle``,
+    or its plain data) files only placement ``t * 4 + rotations[t]`` of every tile that is
+    not a hint (hints keep theirs); when it has colours, or with ``colour_tables``, the
+    tables are split by square colour (see the module notes and ``cand_colour``).
     """
     W, H = puzzle.width, puzzle.height
     n_sq = W * H
     mapping, C = dense_colours(puzzle)
     shown = placement_colours(puzzle, mapping)
     allowed = distinct_placement_mask(puzzle, each_rotation)
+    void = None
+    fixed_rotations = fixed_colours = None
+    placement_colour = None
+    if rotation_set is not None:
+        if each_rotation:
+            raise InputError("a rotation set fixes one rotation per tile: each_rotation does not apply")
+        rotation_set = RotationSet.of_plain(puzzle, rotation_set)
+        if rotation_set.puzzle.n_tiles != puzzle.n_tiles:
+            raise InputError(
+                f"the rotation set is of a puzzle with {rotation_set.puzzle.n_tiles} tiles, this one has {puzzle.n_tiles}"
+            )
+        fixed_rotations = np.array(
+            [T.canonical_rotation(e, int(r)) for e, r in zip(puzzle.tiles, rotation_set.rotations)], np.int64
+        )
+        allowed[:] = False
+        allowed[np.arange(puzzle.n_tiles) * 4 + fixed_rotations] = True
+        if rotation_set.colours is not None:
+            fixed_colours = np.asarray(rotation_set.colours, dtype=np.int64).copy()
+            placement_colour = np.repeat(fixed_colours.astype(np.int8), 4)
+        void = _hint_misfit(puzzle, fixed_rotations, fixed_colours)
+    split = colour_tables or placement_colour is not None
+    if split and placement_colour is None:
+        placement_colour = np.full(puzzle.n_tiles * 4, -1, dtype=np.int8)
     hint_tiles = [h.tile for h in puzzle.hints]
     for t in hint_tiles:
         allowed[t * 4 : t * 4 + 4] = False
-    builder = _TableBuilder(shown, allowed, C, np.random.default_rng(seed) if seed is not None else None)
+    builder = _TableBuilder(
+        shown, allowed, C, np.random.default_rng(seed) if seed is not None else None, placement_colour
+    )
 
     board0 = np.full(n_sq, -1, dtype=np.int32)
     used0 = np.zeros(puzzle.n_tiles, dtype=np.uint8)
@@ -198,6 +285,7 @@ def build_plan(
     n_phases = np.zeros(D, np.int64)
     phases = np.zeros((D, P, P_WIDTH), np.int64)
     known_joins = np.zeros(D, np.int64)
+    depth_colour = np.full(D, -1, np.int8)
 
     placed = board0 >= 0
     on_border = np.zeros(n_sq, dtype=bool)
@@ -208,6 +296,8 @@ def build_plan(
     for d, sq in enumerate(order):
         sq = int(sq)
         r, c = divmod(sq, W)
+        tone = square_parity(sq, W) if split else -1
+        depth_colour[d] = tone
         outer = 0
         known: list[int] = []
         neighbour = {}
@@ -232,7 +322,7 @@ def build_plan(
             matching = tuple(s for s in known if s not in mismatched)
             keyed = builder.key_sides(matching)
             row[P_ERR] = len(mismatched)
-            row[P_BASE] = builder.table(outer, keyed)
+            row[P_BASE] = builder.table(outer, keyed, tone)
             row[P_NKEY] = len(keyed)
             mult = 1
             for i, s in enumerate(keyed):
@@ -244,7 +334,7 @@ def build_plan(
                 row[P_CHK + 4 * i : P_CHK + 4 * i + 4] = (neighbour[s], OPPOSITE[s], s, equal)
         placed[sq] = True
 
-    cand, starts = builder.arrays()
+    cand, starts, cand_colour = builder.arrays()
     return SearchPlan(
         puzzle=puzzle,
         order=np.ascontiguousarray(order, dtype=np.int64),
@@ -257,4 +347,20 @@ def build_plan(
         known_joins=known_joins,
         board0=board0,
         used0=used0,
+        cand_colour=cand_colour,
+        depth_colour=depth_colour,
+        fixed_rotations=fixed_rotations,
+        fixed_colours=fixed_colours,
+        void=void,
     )
+
+
+def _hint_misfit(puzzle: Puzzle, rotations: np.ndarray, colours: np.ndarray | None) -> str | None:
+    """Why a rotation set contradicts a hint (another rotation, or with parity another
+    square colour), or None: then no solution has that set."""
+    for hint in puzzle.hints:
+        if T.canonical_rotation(puzzle.tiles[hint.tile], hint.rotation) != rotations[hint.tile]:
+            return f"the rotation set turns hinted tile {hint.tile + 1} otherwise than its hint"
+        if colours is not None and colours[hint.tile] != square_parity(hint.square, puzzle.width):
+            return f"the rotation set gives hinted tile {hint.tile + 1} the other square colour"
+    return None

@@ -17,13 +17,15 @@ to the callback and lets Ctrl-C through.  An interrupted search returns what it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
+from ...model.rotation_sets import RotationSet
 from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, Subtree
 from ..result import SearchResult
@@ -70,6 +72,16 @@ class BacktrackSolver(Engine):
         nodes and solutions grow (solutions by exactly the product of the symmetry
         factors, 2 or 4, of the tiles that are not hints; hints keep their own rotation).
         The default tries one rotation per distinct look (``result.rotations`` says which).
+    rotations:
+        A :class:`~edgematch.model.rotation_sets.RotationSet` of the puzzle (or its plain
+        data, ``{"rotations": [...], "colours": [...] or None}``): every tile that is not a
+        hint is tried in its one rotation of the set only (hints keep theirs), so count,
+        solve, enumerate, best and split see exactly the solutions whose rotation set it
+        is (with colours: whose tiles also stand on squares of their colour, black where
+        ``row + col`` is even).  A set that contradicts a hint, or a start board, has no
+        solution.  Kept as plain data (``params()`` carries it to parallel workers); not
+        combined with ``symmetry`` (turning the board changes every tile's rotation) or
+        ``each_rotation``.
     time_limit, node_limit:
         Stop after that many seconds / nodes (``complete`` is then False).
     schedule:
@@ -129,6 +141,7 @@ class BacktrackSolver(Engine):
         progress: ProgressCallback | None = None,
         progress_interval: float = 0.5,
         limits: Limits | None = None,
+        rotations=None,
     ):
         if kernel not in KERNELS:
             raise InputError(f"unknown kernel {kernel!r}: choose one of {', '.join(KERNELS)}")
@@ -150,8 +163,35 @@ class BacktrackSolver(Engine):
         self.priority_schedule = priority_schedule
         self.progress = progress
         self.progress_interval = progress_interval
+        if rotations is not None and symmetry:
+            raise InputError(
+                "a rotation set cannot be combined with symmetry (turning the board changes every tile's rotation)"
+            )
+        if rotations is not None and each_rotation:
+            raise InputError("a rotation set fixes one rotation per tile: each_rotation does not apply")
+        self.rotations = plain_rotations(rotations)
 
     # ------------------------------------------------------------------ helpers
+    def rotation_set(self, puzzle: Puzzle) -> RotationSet | None:
+        """The fixed rotation set for ``puzzle`` (None: every rotation is tried); a set
+        with another number of tiles raises :class:`InputError`."""
+        data = plain_rotations(self.rotations)
+        if data is None:
+            return None
+        if len(data["rotations"]) != puzzle.n_tiles:
+            raise InputError(
+                f"the rotation set has {len(data['rotations'])} tiles, the puzzle {puzzle.n_tiles}: "
+                "it belongs to another puzzle"
+            )
+        return RotationSet.of_plain(puzzle, data)
+
+    def _rotations_key(self):
+        data = plain_rotations(self.rotations)
+        if data is None:
+            return None
+        colours = data["colours"]
+        return (tuple(data["rotations"]), None if colours is None else tuple(colours))
+
     def search_squares(self, puzzle: Puzzle) -> np.ndarray:
         """The squares the search fills, in order (hint squares left out)."""
         full = resolve_order(self.order, puzzle.width, puzzle.height, self.corner)
@@ -163,14 +203,15 @@ class BacktrackSolver(Engine):
         The exact-search plan of the last few puzzles is cached, so that the many
         ``count(puzzle, start=prefix)`` calls of a split do not rebuild it.
         """
+        fixed: dict[str, Any] = {"each_rotation": self.each_rotation, "rotation_set": self.rotation_set(puzzle)}
         if options:
-            return build_plan(puzzle, self.search_squares(puzzle), **{"each_rotation": self.each_rotation, **options})
+            return build_plan(puzzle, self.search_squares(puzzle), **{**fixed, **options})
         cache = self.__dict__.setdefault("_plans", {})
-        key = (puzzle, repr(self.order), self.corner, self.each_rotation)
+        key = (puzzle, repr(self.order), self.corner, self.each_rotation, self._rotations_key())
         if key not in cache:
             if len(cache) >= 8:
                 cache.pop(next(iter(cache)))
-            cache[key] = build_plan(puzzle, self.search_squares(puzzle), each_rotation=self.each_rotation)
+            cache[key] = build_plan(puzzle, self.search_squares(puzzle), **fixed)
         return cache[key]
 
     def bit_tables(self, plan: SearchPlan, rows: np.ndarray):
@@ -235,3 +276,27 @@ class BacktrackSolver(Engine):
             total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS
         )
         return best_search(self, puzzle, start, driver, total, callback)
+
+
+def plain_rotations(rotations) -> dict | None:
+    """A rotation set (or its plain data) as plain data ``{"rotations": [...], "colours":
+    [...] or None}``, with one-line errors for anything else."""
+    if rotations is None:
+        return None
+    if isinstance(rotations, RotationSet):
+        return rotations.to_plain()
+    if not isinstance(rotations, Mapping) or "rotations" not in rotations:
+        raise InputError(
+            "rotations must be a RotationSet or its plain data {'rotations': [...], 'colours': [...] or None}"
+        )
+    try:
+        values = [int(r) for r in rotations["rotations"]]
+        colours = rotations.get("colours")
+        tones = None if colours is None else [int(c) for c in colours]
+    except (TypeError, ValueError):
+        raise InputError("a rotation set's rotations and colours must be lists of integers") from None
+    if any(not 0 <= r <= 3 for r in values):
+        raise InputError("a rotation set's rotations must be 0..3")
+    if tones is not None and (len(tones) != len(values) or any(c not in (0, 1) for c in tones)):
+        raise InputError("a rotation set's colours must be one per tile, each 0 (black) or 1 (white)")
+    return {"rotations": values, "colours": tones}
