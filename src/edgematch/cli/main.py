@@ -25,6 +25,7 @@ SUBCOMMANDS = [
     "solve",
     "search",
     "estimate",
+    "rotations",
     "optimize",
     "runs",
 ]

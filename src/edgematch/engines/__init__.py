@@ -22,6 +22,7 @@ SOLVERS: dict[str, str] = {
     "colorpair": ".colorpair.solver:ColorPairSolver",
     "cpsat": ".cpsat:CpSatSolver",
     "macro": ".backtrack.macro_search:MacroSolver",
+    "balanced": ".balanced.solver:BalancedSolver",
 }
 
 
