@@ -27,6 +27,7 @@ CAN = {
     "colorpair": {"count", "solve", "enumerate", "split", "start"},
     "cpsat": {"count", "solve", "enumerate", "start"},
     "macro": {"count", "solve", "enumerate", "split", "start"},
+    "balanced": {"count", "solve", "enumerate"},
 }
 
 
@@ -109,7 +110,7 @@ def test_solve_k_and_limits_mean_the_same_on_every_engine(name, puzzle, referenc
         engine.solve(puzzle, k=0)
 
 
-@pytest.mark.parametrize("name", ["backtrack", "colorpair", "macro"])
+@pytest.mark.parametrize("name", ["backtrack", "colorpair", "macro", "balanced"])
 def test_a_node_limit_and_a_stop_flag_end_every_sliced_engine(name):
     puzzle = generate(8, 8, 3, 6, seed=1).puzzle
     engine = make_solver(name, node_limit=3000)

@@ -41,13 +41,34 @@ from edgematch.errors import InputError
 # ---------------------------------------------------------------------------- the puzzles
 #: Board shapes (width, height) and the fewest colours that keep the reference fast there.
 MIN_COLOURS = {
-    (2, 2): 1, (2, 3): 1, (3, 2): 1, (2, 4): 1, (4, 2): 1, (2, 5): 2, (5, 2): 2,
-    (2, 6): 4, (6, 2): 4, (2, 7): 5, (7, 2): 5,
-    (3, 3): 1, (3, 4): 3, (4, 3): 3, (4, 4): 4, (3, 5): 3, (5, 3): 3,
-    (4, 5): 5, (5, 4): 5, (5, 5): 5,
-    (4, 6): 6, (6, 4): 6, (6, 6): 8, (6, 5): 8, (5, 6): 8,
+    (2, 2): 1,
+    (2, 3): 1,
+    (3, 2): 1,
+    (2, 4): 1,
+    (4, 2): 1,
+    (2, 5): 2,
+    (5, 2): 2,
+    (2, 6): 4,
+    (6, 2): 4,
+    (2, 7): 5,
+    (7, 2): 5,
+    (3, 3): 1,
+    (3, 4): 3,
+    (4, 3): 3,
+    (4, 4): 4,
+    (3, 5): 3,
+    (5, 3): 3,
+    (4, 5): 5,
+    (5, 4): 5,
+    (5, 5): 5,
+    (4, 6): 6,
+    (6, 4): 6,
+    (6, 6): 8,
+    (6, 5): 8,
+    (5, 6): 8,
 }
 GENERAL_SHAPES = [s for s in MIN_COLOURS if s[0] * s[1] <= 25]
+BALANCED_SHAPES = [s for s in MIN_COLOURS if s[0] * s[1] <= 16]
 TWO_WIDE_SHAPES = [s for s in MIN_COLOURS if min(s) == 2]
 MACRO_SHAPES = [(4, 4), (4, 6), (6, 4), (6, 6)]
 EXTRA_COLOURS = 3
@@ -76,8 +97,13 @@ def _fitting_turn(edges, outside):
 
 
 @st.composite
-def tricky_puzzles(draw, shapes=tuple(GENERAL_SHAPES), hints=True, colours=None,
-                   spoils=("none", "none", "recolour", "scramble", "wrong hint")):
+def tricky_puzzles(
+    draw,
+    shapes=tuple(GENERAL_SHAPES),
+    hints=True,
+    colours=None,
+    spoils=("none", "none", "recolour", "scramble", "wrong hint"),
+):
     """A valid puzzle (right numbers of corner, edge and inner tiles) of one of ``shapes``.
 
     Cut from a planted grid (:func:`support.puzzles.planted`), whose joins are then edited so
@@ -155,8 +181,11 @@ def tricky_puzzles(draw, shapes=tuple(GENERAL_SHAPES), hints=True, colours=None,
             hinted[square] = (tile, draw(st.sampled_from([q for q in range(4) if turned(tiles[tile], q) == look])))
         if spoil == "wrong hint" and squares:
             square = squares[0]
-            alike = [s for s in range(n) if kind[s] == kind[square] and tile_at[s] not in
-                     {t for sq, (t, _) in hinted.items() if sq != square}]
+            alike = [
+                s
+                for s in range(n)
+                if kind[s] == kind[square] and tile_at[s] not in {t for sq, (t, _) in hinted.items() if sq != square}
+            ]
             source = draw(st.sampled_from(alike))
             tile = tile_at[source]
             hinted[square] = (tile, _fitting_turn(tiles[tile], outside[square]))
@@ -244,8 +273,14 @@ def test_the_puzzles_cover_the_hard_cases():
     """The strategy really draws what the engine tests claim to cover."""
     seen = set()
 
-    @settings(max_examples=200, deadline=None, database=None, phases=[Phase.generate], derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=200,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     @given(puzzle=tricky_puzzles())
     def look(puzzle):
         tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
@@ -264,13 +299,21 @@ def test_the_puzzles_cover_the_hard_cases():
         seen.add("no solution" if count == 0 else "one solution" if count == 1 else "several solutions")
 
     look()
-    assert seen == {"duplicate tiles", "(c, c, c, c)", "(a, b, a, b)", "symmetric hint in a larger rotation",
-                    "2-wide with hints", "no solution", "one solution", "several solutions"}
+    assert seen == {
+        "duplicate tiles",
+        "(c, c, c, c)",
+        "(a, b, a, b)",
+        "symmetric hint in a larger rotation",
+        "2-wide with hints",
+        "no solution",
+        "one solution",
+        "several solutions",
+    }
 
 
 def test_every_registered_engine_is_covered():
     """A new engine added to SOLVERS must get its property test here."""
-    assert set(SOLVERS) == {"backtrack", "colorpair", "macro", "cpsat"}
+    assert set(SOLVERS) == {"backtrack", "colorpair", "macro", "cpsat", "balanced"}
 
 
 # ---------------------------------------------------------------------------- backtrack
@@ -345,8 +388,11 @@ def test_symmetry_divides_the_raw_count_exactly(puzzle, order):
     kept, factor = symmetry_class(puzzle, reference.solutions)
     assert len(kept) * factor == len(reference.solutions)  # the documented divisor is exact
     kept_reference = type(reference)(solutions=kept)
-    engines = [("backtrack", {"order": order, "kernel": "lists"}), ("backtrack", {"order": order, "kernel": "bits"}),
-               ("cpsat", {})]
+    engines = [
+        ("backtrack", {"order": order, "kernel": "lists"}),
+        ("backtrack", {"order": order, "kernel": "bits"}),
+        ("cpsat", {}),
+    ]
     if macro_fits(puzzle):
         engines.append(("macro", {}))
     for name, options in engines:
@@ -425,6 +471,25 @@ def test_cpsat_matches_the_reference(puzzle):
     check_solution_set(solver.solve(puzzle, k=None), reference, puzzle)
     check_first_k(solver, puzzle, reference, 1)  # k=1 takes CP-SAT's non-enumerating path
     check_enumerate(solver, puzzle, reference)
+
+
+# ---------------------------------------------------------------------------- balanced
+@settings(ENGINE_SETTINGS, max_examples=40)
+@given(puzzle=tricky_puzzles(shapes=tuple(BALANCED_SHAPES)), parity=st.booleans(), k=st.integers(1, 3))
+def test_balanced_matches_the_reference(puzzle, parity, k):
+    """Every solution has exactly one rotation set and it is balanced: the two-phase search
+    finds the reference's solutions, each once, with or without parity (odd boards too).
+    Boards of at most 16 squares: with the fewest colours, boards of 20-25 squares have so
+    many balanced sets that 40 examples took 11 minutes (larger boards: test_two_phase.py)."""
+    reference = reference_solve(puzzle)
+    solver = make_solver("balanced", parity=parity)
+    counted = solver.count(puzzle)
+    check_count(counted, reference)
+    check_nodes_per_depth(counted)
+    assert counted.statistics["rotation_sets_with_solutions"] <= counted.statistics["rotation_sets_searched"]
+    check_solution_set(solver.solve(puzzle, k=None), reference, puzzle)
+    check_enumerate(solver, puzzle, reference)
+    check_first_k(solver, puzzle, reference, k)
 
 
 # ---------------------------------------------------------------------------- macro

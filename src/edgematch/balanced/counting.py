@@ -167,15 +167,11 @@ def count_balanced(puzzle: Puzzle, parity: bool = False) -> int:
 
 def counting_order(puzzle: Puzzle, parity: bool) -> list[int]:
     """The tile order of :func:`count_balanced`: hinted tiles, then the frame tiles, then
-    the inner tiles, each part in the greedy colour order of :func:`~.tables.tile_order`.
-    Frame colours then open and close among the frame tiles, so the front side's states
-    carry only inner colours once the frame is done (measured: far fewer states than
-    interleaving frame and inner tiles)."""
-    fixed = [len(o) == 1 for o in tile_options(puzzle, parity)]
-    greedy = tile_order(puzzle, fixed)
-    frame = [t for t in greedy if not fixed[t] and (puzzle.tiles[t] == T.GREY).any()]
-    inner = [t for t in greedy if not fixed[t] and not (puzzle.tiles[t] == T.GREY).any()]
-    return [t for t in greedy if fixed[t]] + frame + inner
+    the inner tiles (:func:`~.tables.tile_order` with ``frame_first``).  Frame colours then
+    open and close among the frame tiles, so the front side's states carry only inner
+    colours once the frame is done (measured: far fewer states than interleaving frame and
+    inner tiles)."""
+    return tile_order(puzzle, [len(o) == 1 for o in tile_options(puzzle, parity)], frame_first=True)
 
 
 def _kind(greys: int) -> int:

@@ -3,9 +3,10 @@
 :func:`balanced_batch` is a depth-first search over the tiles in the order of
 :mod:`.tables`: each tile takes its options in turn (those of ``tile_options``), and a
 branch is cut as soon as a square class is full, or some colour's imbalance is beyond
-what the tiles still to come can make up (``rem_lo`` / ``rem_hi``), or a class can no
-longer be filled by them (``able``).  Only the dimensions and classes that the tile just
-given an option can change are checked (see ``check_dims``): the rest were checked above.
+what the tiles still to come can make up (``rem_lo`` / ``rem_hi`` per dimension,
+``rem_sides`` for the sum of a colour's dimensions), or a class can no longer be filled by
+them (``able``).  Only the dimensions, classes and colours that the tile just given an
+option can change are checked (see ``check_dims``): the rest were checked above.
 
 Like the backtracker's kernel (``engines/backtrack/kernel.py``) it keeps all its state in
 caller-owned arrays (the *cursor*) and stops when its output rows are full or a node
@@ -55,6 +56,10 @@ def kernel_tables(tables: BalanceTables) -> tuple:
         tables.check_dims,
         tables.check_classes_start,
         tables.check_classes,
+        tables.rem_sides,
+        tables.check_colours_start,
+        tables.check_colours,
+        np.int64(tables.per_colour),
     )
 
 
@@ -97,6 +102,10 @@ def balanced_batch(tables, cursor, node_budget, out_rotations, out_colours):
         dims,
         classes_start,
         classes,
+        rem_sides,
+        colours_start,
+        colours,
+        per,
     ) = tables
     choice, imbalance, filled, state = cursor
     n = order.shape[0]
@@ -115,6 +124,9 @@ def balanced_batch(tables, cursor, node_budget, out_rotations, out_colours):
                 feasible = False
         for k in range(caps.shape[0]):
             if able[0, k] < caps[k]:
+                feasible = False
+        for c in range(rem_sides.shape[1]):
+            if rem_sides[0, c] % 2 == 1:
                 feasible = False
         for d in range(n):
             if opt_start[d + 1] == opt_start[d]:
@@ -156,6 +168,15 @@ def balanced_batch(tables, cursor, node_budget, out_rotations, out_colours):
             for i in range(classes_start[d], classes_start[d + 1]):
                 c = classes[i]
                 if caps[c] - filled[c] > able[d + 1, c]:
+                    ok = False
+                    break
+        if ok:
+            for i in range(colours_start[d], colours_start[d + 1]):
+                c = colours[i]
+                spread = 0
+                for j in range(c * per, c * per + per):
+                    spread += abs(imbalance[j])
+                if spread > rem_sides[d + 1, c]:
                     ok = False
                     break
         if ok and d < n - 1:

@@ -1,8 +1,9 @@
 """The balance problem as arrays: one shared description for the counter, the compiled
 enumeration and the CP-SAT model, so that all three count the same thing.
 
-Tiles are visited in a fixed *order* (hinted tiles first, then greedily the tile that opens
-the fewest new colours and closes the most): a colour is *open* while some of its sides are
+Tiles are visited in a fixed *order* (hinted tiles first, then the inner tiles, then the
+frame tiles, each part greedily by the tile that opens the fewest new colours and closes
+the most; see :func:`tile_order`): a colour is *open* while some of its sides are
 on visited tiles and some on tiles still to come, and only open colours can be out of
 balance, so the counter's states and the enumeration's pruning stay small.
 
@@ -17,9 +18,13 @@ balanced when every dimension sums to 0 and every class gets as many tiles as it
 Bounds used for pruning: ``rem_lo[d]`` / ``rem_hi[d]`` are the least and most that the
 tiles at depths ``d ..`` can still add to each dimension (sums of each tile's minimum and
 maximum over its options), and ``able[d, k]`` how many of those tiles could still go to
-class ``k``.  ``check_dims`` / ``check_classes`` list, for each depth, the dimensions and
-classes whose value or bounds that depth's tile can change: only those need checking after
-the tile gets an option, everything else was already checked above it.
+class ``k``.  A second bound works per colour: every side still to come moves exactly
+one of its colour's dimensions by one, so the sum of the absolute values of a colour's
+dimensions can be at most ``rem_sides[d, c]``, the sides of colour ``c`` on the tiles at
+depths ``d ..`` (much sharper than the per-dimension bounds with parity's four dimensions).
+``check_dims`` / ``check_classes`` / ``check_colours`` list, for each depth, the dimensions,
+classes and colours whose value or bounds that depth's tile can change: only those need
+checking after the tile gets an option, everything else was already checked above it.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ class BalanceTables:
     puzzle: Puzzle
     parity: bool
     colours: np.ndarray  # (n_colours,) the non-grey colours, ascending
+    per_colour: int  # balance dimensions per colour: DIMS_PLAIN or DIMS_PARITY
     classes: list  # [(pattern, colour)] of the board's squares, ascending
     caps: np.ndarray  # (K,) squares per class
     order: np.ndarray  # (T,) tile visited at each depth
@@ -80,10 +86,13 @@ class BalanceTables:
     rem_lo: np.ndarray  # (T + 1, D)
     rem_hi: np.ndarray  # (T + 1, D)
     able: np.ndarray  # (T + 1, K)
+    rem_sides: np.ndarray  # (T + 1, n_colours)
     check_dims_start: np.ndarray  # (T + 1,)
     check_dims: np.ndarray
     check_classes_start: np.ndarray  # (T + 1,)
     check_classes: np.ndarray
+    check_colours_start: np.ndarray  # (T + 1,)
+    check_colours: np.ndarray
 
     @property
     def n_tiles(self) -> int:
@@ -102,7 +111,7 @@ class BalanceTables:
         tile has no option at all, or a class cannot be filled)."""
         if (np.diff(self.opt_start) == 0).any():
             return False
-        dims_ok = bool(((self.rem_lo[0] <= 0) & (self.rem_hi[0] >= 0)).all())
+        dims_ok = bool(((self.rem_lo[0] <= 0) & (self.rem_hi[0] >= 0)).all()) and not (self.rem_sides[0] % 2).any()
         return dims_ok and bool((self.able[0] >= self.caps).all()) and int(self.caps.sum()) == self.n_tiles
 
     def depth_dims(self, d: int) -> np.ndarray:
@@ -110,6 +119,9 @@ class BalanceTables:
 
     def depth_classes(self, d: int) -> np.ndarray:
         return self.check_classes[self.check_classes_start[d] : self.check_classes_start[d + 1]]
+
+    def depth_colours(self, d: int) -> np.ndarray:
+        return self.check_colours[self.check_colours_start[d] : self.check_colours_start[d + 1]]
 
 
 def build_tables(puzzle: Puzzle, parity: bool, order: list[int] | None = None) -> BalanceTables:
@@ -163,7 +175,10 @@ def build_tables(puzzle: Puzzle, parity: bool, order: list[int] | None = None) -
     rem_lo = np.zeros((n_tiles + 1, n_dims), dtype=np.int64)
     rem_hi = np.zeros((n_tiles + 1, n_dims), dtype=np.int64)
     able = np.zeros((n_tiles + 1, len(classes)), dtype=np.int64)
+    rem_sides = np.zeros((n_tiles + 1, len(colours)), dtype=np.int64)
     dims_start, dims_list, classes_start, classes_list = [0], [], [0], []
+    colours_start: list[int] = [0]
+    colours_list: list[int] = []
     for d in range(n_tiles - 1, -1, -1):
         block = opt_delta[opt_start[d] : opt_start[d + 1]]
         if len(block):
@@ -173,6 +188,10 @@ def build_tables(puzzle: Puzzle, parity: bool, order: list[int] | None = None) -
             rem_lo[d], rem_hi[d] = rem_lo[d + 1], rem_hi[d + 1]
         able[d] = able[d + 1]
         able[d, np.unique(opt_class[opt_start[d] : opt_start[d + 1]])] += 1
+        rem_sides[d] = rem_sides[d + 1]
+        for colour in puzzle.tiles[order[d]]:
+            if colour != T.GREY:
+                rem_sides[d, colour_index[int(colour)]] += 1
     for d in range(n_tiles):
         block = opt_delta[opt_start[d] : opt_start[d + 1]]
         touched = np.flatnonzero((block != 0).any(axis=0)) if len(block) else np.zeros(0, np.int64)
@@ -181,10 +200,13 @@ def build_tables(puzzle: Puzzle, parity: bool, order: list[int] | None = None) -
         kinds_here = np.unique(opt_class[opt_start[d] : opt_start[d + 1]])
         classes_list += [int(k) for k in kinds_here]
         classes_start.append(len(classes_list))
+        colours_list += sorted({colour_index[int(c)] for c in puzzle.tiles[order[d]] if c != T.GREY})
+        colours_start.append(len(colours_list))
     return BalanceTables(
         puzzle=puzzle,
         parity=parity,
         colours=colours,
+        per_colour=per,
         classes=classes,
         caps=caps,
         order=np.array(order, dtype=np.int64),
@@ -199,17 +221,25 @@ def build_tables(puzzle: Puzzle, parity: bool, order: list[int] | None = None) -
         rem_lo=rem_lo,
         rem_hi=rem_hi,
         able=able,
+        rem_sides=rem_sides,
         check_dims_start=np.array(dims_start, dtype=np.int64),
         check_dims=np.array(dims_list, dtype=np.int64),
         check_classes_start=np.array(classes_start, dtype=np.int64),
         check_classes=np.array(classes_list, dtype=np.int64),
+        check_colours_start=np.array(colours_start, dtype=np.int64),
+        check_colours=np.array(colours_list, dtype=np.int64),
     )
 
 
-def tile_order(puzzle: Puzzle, fixed: list[bool]) -> list[int]:
-    """Fixed tiles (hints) first, then greedily the tile that opens the fewest colours not
-    seen yet and closes the most (holds every remaining side of the colour); ties go to
-    the lowest tile number, so the order is deterministic."""
+def tile_order(puzzle: Puzzle, fixed: list[bool], frame_first: bool = False) -> list[int]:
+    """Fixed tiles (hints) first, then the inner tiles, then the frame tiles (the other
+    way round with ``frame_first``); within each part greedily the tile that opens the
+    fewest colours not seen yet and closes the most (holds every remaining side of the
+    colour), ties to the lowest tile number, so the order is deterministic.
+
+    Inner tiles first suits the enumeration: the frame tiles, whose rotations the board's
+    sides restrict, then come last, where the bounds are sharpest (measured: owen1-5x5
+    takes 0.5 times the nodes of one greedy pass over all tiles, with parity 0.2 times)."""
     sides = [[int(c) for c in edges if c != T.GREY] for edges in puzzle.tiles]
     left: dict[int, int] = {}
     for colours in sides:
@@ -217,7 +247,7 @@ def tile_order(puzzle: Puzzle, fixed: list[bool]) -> list[int]:
             left[c] = left.get(c, 0) + 1
     seen: set[int] = set()
     order = [t for t in range(puzzle.n_tiles) if fixed[t]]
-    remaining = [t for t in range(puzzle.n_tiles) if not fixed[t]]
+    frame = [bool((puzzle.tiles[t] == T.GREY).any()) for t in range(puzzle.n_tiles)]
 
     def visit(tile: int) -> None:
         for c in sides[tile]:
@@ -226,18 +256,20 @@ def tile_order(puzzle: Puzzle, fixed: list[bool]) -> list[int]:
 
     for t in order:
         visit(t)
-    while remaining:
-        best, best_score = -1, (0, 0, 0)
-        for t in remaining:
-            here: dict[int, int] = {}
-            for c in sides[t]:
-                here[c] = here.get(c, 0) + 1
-            opened = sum(1 for c in here if c not in seen)
-            closed = sum(1 for c, k in here.items() if k == left[c])
-            score = (opened - closed, opened, t)
-            if best < 0 or score < best_score:
-                best, best_score = t, score
-        remaining.remove(best)
-        order.append(best)
-        visit(best)
+    for part in (True, False) if frame_first else (False, True):
+        remaining = [t for t in range(puzzle.n_tiles) if not fixed[t] and frame[t] == part]
+        while remaining:
+            best, best_score = -1, (0, 0, 0)
+            for t in remaining:
+                here: dict[int, int] = {}
+                for c in sides[t]:
+                    here[c] = here.get(c, 0) + 1
+                opened = sum(1 for c in here if c not in seen)
+                closed = sum(1 for c, k in here.items() if k == left[c])
+                score = (opened - closed, opened, t)
+                if best < 0 or score < best_score:
+                    best, best_score = t, score
+            remaining.remove(best)
+            order.append(best)
+            visit(best)
     return order

@@ -19,16 +19,18 @@ from ..backtrack.kernel import BUDGET, FINISHED, SOLUTIONS, exact_search
 
 
 @njit(cache=True)
-def restrict_tables(cand_full, starts_full, cand_colour, rotations, colours, cand, starts):
-    """Keep in every candidate list only placement ``t * 4 + rotations[t]`` of each tile
-    (and, where a list belongs to squares of one colour, only tiles of that colour)."""
+def restrict_tables(cand_full, starts_full, cand_colour, canon, rotations, colours, cand, starts):
+    """Keep in every candidate list only the placements of each tile ``t`` that show the
+    edges of rotation ``rotations[t]`` (``canon[p]`` is placement ``p``'s first rotation
+    with the same edges: one placement, or with ``each_rotation`` all that look alike),
+    and, where a list belongs to squares of one colour, only tiles of that colour."""
     written = 0
     for k in range(starts_full.shape[0] - 1):
         starts[k] = written
         for i in range(starts_full[k], starts_full[k + 1]):
             p = cand_full[i]
             t = p >> 2
-            if (p & 3) != rotations[t]:
+            if canon[p] != rotations[t]:
                 continue
             tone = cand_colour[i]
             if tone >= 0 and colours[t] != tone:
@@ -47,6 +49,7 @@ def search_sets(
     cand_full,
     starts_full,
     cand_colour,
+    canon,
     pcol,
     order,
     rows,
@@ -80,7 +83,7 @@ def search_sets(
     while position[0] < n_sets:
         i = position[0]
         if position[1] == 1:
-            restrict_tables(cand_full, starts_full, cand_colour, rotation_sets[i], colour_sets[i], cand, starts)
+            restrict_tables(cand_full, starts_full, cand_colour, canon, rotation_sets[i], colour_sets[i], cand, starts)
             board[:] = board0
             used[:] = used0
             state[0] = 0
