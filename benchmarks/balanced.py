@@ -35,6 +35,7 @@ from benchmarks.machine_info import code_version, load_average, machine
 from edgematch.balanced import count_balanced, count_rotation_sets, find_balanced, log10_random_walk_estimate
 from edgematch.engines import make_solver
 from edgematch.engines.base import Limits
+from edgematch.errors import InputError
 
 RESULTS = Path(__file__).parent / "results"
 SET_PUZZLES = ["owen1-3x3", "owen1-4x3", "owen1-4x4", "owen1-5x3", "owen1-5x4", "owen1-5x5", "owen1-6x4"]
@@ -61,7 +62,7 @@ def set_row(name: str, count_limit: float) -> dict:
     return row
 
 
-def search_row(name: str, time_limit: float) -> dict:
+def search_row(name: str, time_limit: float, counted: list[dict]) -> dict:
     puzzle = edgematch.load(name)
     row: dict = {"puzzle": name}
     runs = {
@@ -70,8 +71,18 @@ def search_row(name: str, time_limit: float) -> dict:
         "balanced": ("balanced", {}),
         "balanced_parity": ("balanced", {"parity": True}),
     }
-    for parity in (False, True):  # how many sets phase two has to go through
-        row["sets_total_parity" if parity else "sets_total"] = count_balanced(puzzle, parity=parity)
+    # how many sets phase two has to go through: from the sets table where it has the
+    # puzzle (with parity the count takes minutes on 24 squares), else counted here
+    # without parity only
+    known = {r["puzzle"]: r for r in counted}
+    if name in known:
+        row["sets_total"] = known[name]["balanced_plain"]
+    else:
+        try:
+            row["sets_total"] = count_balanced(puzzle)
+        except InputError:  # too many states to count (Benoist's 7x7: see count_balanced)
+            row["sets_total"] = None
+    row["sets_total_parity"] = known[name]["balanced_parity"] if name in known else None
     for key, (solver, options) in runs.items():
         engine = make_solver(solver, **options)
         engine.count(edgematch.load("owen1-3x3"))  # compiled before timing
@@ -173,11 +184,11 @@ def _plain(r: dict) -> str:
     return f"{r['nodes']:,} / {r['seconds']:.3f}{state}"
 
 
-def _run(r: dict, total: int) -> str:
-    text = f"{r['nodes']:,} / {r['seconds']:.3f} / {r['sets']:,} of {_big(total)}"
+def _run(r: dict, total: int | None) -> str:
+    text = f"{r['nodes']:,} / {r['seconds']:.3f} / {r['sets']:,} of {'?' if total is None else _big(total)}"
     if r["complete"]:
         return text
-    if not r["sets"]:
+    if not r["sets"] or total is None:
         return text + " (stopped)"
     projected = r["seconds"] * total / r["sets"]
     return text + f" (stopped; all sets: about {projected:.3g} s)"
@@ -197,6 +208,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sets", nargs="*", default=SET_PUZZLES)
     parser.add_argument("--search", nargs="*", default=SEARCH_PUZZLES + BENOIST)
     parser.add_argument("--no-e2", action="store_true")
+    parser.add_argument("--merge", action="store_true", help="keep the rows of balanced.json not measured again")
     args = parser.parse_args(argv)
     data: dict = {
         "machine": machine(),
@@ -209,11 +221,18 @@ def main(argv=None) -> int:
         data["sets"].append(set_row(name, args.time_limit))
         print(json.dumps(data["sets"][-1], default=str), flush=True)
     for name in args.search:
-        data["search"].append(search_row(name, args.time_limit))
+        data["search"].append(search_row(name, args.time_limit, data["sets"]))
         print(json.dumps(data["search"][-1]), flush=True)
     if not args.no_e2:
         data["e2"] = e2_row(args.time_limit)
         print(json.dumps(data["e2"]), flush=True)
+    if args.merge and (RESULTS / "balanced.json").exists():
+        old = json.loads((RESULTS / "balanced.json").read_text())
+        for part in ("sets", "search"):
+            new = {r["puzzle"] for r in data[part]}
+            data[part] = [r for r in old[part] if r["puzzle"] not in new] + data[part]
+        if "e2" not in data and "e2" in old:
+            data["e2"] = old["e2"]
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "balanced.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     (RESULTS / "balanced.md").write_text(report(data))

@@ -157,3 +157,9 @@ def test_find_balanced_refuses_bad_options():
     for kwargs, message in (({"seed": -1}, "seed"), ({"time_limit": 0}, "time limit"), ({"workers": 0}, "worker")):
         with pytest.raises(InputError, match=message):
             find_balanced(puzzle, **kwargs)
+
+
+def test_the_counter_stops_with_one_line_before_memory_runs_out():
+    puzzle = edgematch.load("owen1-5x5")
+    with pytest.raises(InputError, match="GiB of states: out of reach"):
+        count_balanced(puzzle, max_state_bytes=1000)

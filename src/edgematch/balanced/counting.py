@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import InputError
 from ..model import tiles as T
 from ..model.puzzle import Puzzle
 from ..model.rotation_sets import grey_pattern, square_classes, tile_options
@@ -133,7 +134,13 @@ def log10_random_walk_estimate(puzzle: Puzzle, parity: bool = False) -> float:
     return math.log10(value.numerator) - math.log10(value.denominator)
 
 
-def count_balanced(puzzle: Puzzle, parity: bool = False) -> int:
+#: What the counter's states may take before it gives up with a clear error rather than
+#: exhaust the machine's memory (measured: a Benoist 7x7 instance took 24 GB and was
+#: killed; each step briefly holds a few times its states).
+MAX_STATE_BYTES = 3 * 2**30
+
+
+def count_balanced(puzzle: Puzzle, parity: bool = False, max_state_bytes: int = MAX_STATE_BYTES) -> int:
     """The exact number of balanced rotation sets that fit the board.
 
     Dynamic programming over the tiles, from both ends of one tile order at once (frame
@@ -150,7 +157,8 @@ def count_balanced(puzzle: Puzzle, parity: bool = False) -> int:
     parity 16,856) in well under a second; owen1-5x5 (4,734,236) in under a second and
     with parity in about a minute; owen1-6x6 without parity in seconds to a minute, with
     parity out of reach (the states run into the tens of millions); e2 far out of reach
-    (use :func:`random_walk_estimate`).
+    (use :func:`random_walk_estimate`).  Raises :class:`InputError` once the states of
+    one side would take more than ``max_state_bytes``.
     """
     order = counting_order(puzzle, parity)
     front = Sweep(build_tables(puzzle, parity, order))
@@ -162,6 +170,12 @@ def count_balanced(puzzle: Puzzle, parity: bool = False) -> int:
         side.step()
         if len(side.states) == 0:
             return 0
+        if side.states.nbytes > max_state_bytes:
+            raise InputError(
+                f"counting the balanced sets{' with parity' if parity else ''} of {puzzle.name or 'this puzzle'} "
+                f"needs more than {max_state_bytes / 2**30:.1f} GiB of states: out of reach "
+                "(the random-walk estimate gives its order of magnitude)"
+            )
     return join(front, back)
 
 
