@@ -124,8 +124,13 @@ def test_stopped_portfolio_resumes_every_member(tmp_path, planted):
         assert store.run(first.run_id).status == "interrupted"
         assert store.latest_checkpoint(first.run_id)["moves"] == first.moves  # checkpointed on the way out
     again = resume(first.run_id, db=db, time_limit=1.0, handle_signals=False)
-    assert again.run_id == first.run_id and again.status == "finished" and again.stopped_by == "time"
-    assert again.moves > first.moves and again.seconds >= first.seconds + 0.9
+    assert again.run_id == first.run_id and again.status == "finished"
+    # the resumed second may solve the puzzle (seen in CI): then it stops on the target
+    if again.stopped_by == "target":
+        assert again.best_score == puzzle.max_score and again.seconds > first.seconds
+    else:
+        assert again.stopped_by == "time" and again.seconds >= first.seconds + 0.9
+    assert again.moves > first.moves
     assert again.best_score >= first.best_score
     assert [m["seed"] for m in again.portfolio["members"]] == member_seeds(9, 2)
 
