@@ -237,11 +237,15 @@ def _steps(records: list[dict]) -> dict:
         )
         step["load"] = max(step.get("load", 0.0), float(record.get("load_average") or 0.0))
         for part in record["parts"]:
-            step["parts"][part["run_id"]] = part
+            # one part per puzzle (a corner of the four, or the instance): a newer run of
+            # it (a run replaced after its options changed) supersedes the older one
+            step["parts"][part["puzzle"]] = part
             if part["session"]:
-                step["wall"] += part["session"]["wall_seconds"]
+                walls = step.setdefault("walls", {})
+                walls[part["run_id"]] = walls.get(part["run_id"], 0.0) + part["session"]["wall_seconds"]
     for step in steps.values():
         parts = list(step["parts"].values())
+        step["wall"] = sum(step.get("walls", {}).get(p["run_id"], 0.0) for p in parts)
         expected = 6 if step["method"] == "four_corners" else 1
         step["complete"] = len(parts) == expected and all(p["complete"] for p in parts)
         step["solutions"] = sum(p["solutions"] for p in parts)
@@ -249,7 +253,7 @@ def _steps(records: list[dict]) -> dict:
         step["worker_seconds"] = sum(p["worker_seconds_total"] for p in parts)
         step["done"] = sum(p["subtrees_done"] for p in parts)
         step["total"] = sum(p["subtrees_total"] for p in parts)
-        step["runs"] = sorted(step["parts"])
+        step["runs"] = sorted(p["run_id"] for p in parts)
     return steps
 
 
