@@ -386,8 +386,9 @@ def test_four_corner_decomposition_adds_up_to_the_one_corner_count():
 def test_parallel_counts_report_marks_agreement_and_unfinished_runs():
     from benchmarks.benoist2008_counts import report_text
 
-    def part(run_id, solutions, complete=True, done=4):
-        return {"run_id": run_id, "complete": complete, "solutions": solutions, "nodes": 1_000_000,
+    def part(run_id, solutions, complete=True, done=4, puzzle=None):
+        return {"run_id": run_id, "puzzle": puzzle or f"benoist/run{run_id}", "complete": complete,
+                "solutions": solutions, "nodes": 1_000_000,
                 "subtrees_done": done, "subtrees_total": 4, "worker_seconds_total": 3.0,
                 "session": {"wall_seconds": 2.0}}
 
@@ -403,3 +404,23 @@ def test_parallel_counts_report_marks_agreement_and_unfinished_runs():
     text = report_text(records)
     assert "| E_9_1 | 2 |" in text and "| yes |" in text and "5,000" in text
     assert "E_10_1 colorpair: 1 of 4 subtrees done" in text and "--only E_10_1" in text
+
+
+def test_parallel_counts_report_keeps_the_newest_run_of_each_puzzle():
+    from benchmarks.benoist2008_counts import _steps
+
+    def part(run_id, puzzle, solutions, complete):
+        return {"run_id": run_id, "puzzle": puzzle, "complete": complete, "solutions": solutions,
+                "nodes": 10, "subtrees_done": 4 if complete else 1, "subtrees_total": 4,
+                "worker_seconds_total": 3.0, "session": {"wall_seconds": 2.0}}
+
+    def record(*parts):
+        return {"kind": "count", "instance": "E_9_8", "step": "confirmation", "method": "backtrack",
+                "jobs": 2, "parts": list(parts)}
+
+    # run 1 stopped, resumed to the end (its two sessions add up); run 2 replaced run 1
+    records = [record(part(1, "benoist/E_9_8", 0, False)), record(part(1, "benoist/E_9_8", 4, True)),
+               record(part(2, "benoist/E_9_8", 0, False)), record(part(2, "benoist/E_9_8", 4, True))]
+    step = _steps(records)[("E_9_8", "confirmation")]
+    assert step["complete"] and step["solutions"] == 4 and step["runs"] == [2]
+    assert step["wall"] == 4.0
