@@ -184,3 +184,14 @@ def test_bundled_text_goes_through_the_same_readers():
     solution = catalogue.planted_solution("owen1-5x4")
     text = (FILES / "brendan_owen/solutions_set_1/solutions_05x04.txt").read_text()
     assert parse_board(text, edgematch.load("owen1-5x4"), "s.txt", "owen-solution") == solution
+
+
+def test_e2dev_benchmark_boards_are_bundled_with_their_hints():
+    hard = edgematch.load("e2dev/bench-hard")
+    easy = edgematch.load("E2DEV/bench-easy")
+    assert (hard.width, hard.height, len(hard.tiles), len(hard.hints)) == (16, 16, 256, 40)
+    assert (easy.width, easy.height, len(easy.tiles), len(easy.hints)) == (16, 16, 256, 18)
+    assert catalogue.data_file("e2dev/bench-hard").fmt == "e2dev"
+    # the easy board's pieces are listed in solved order: a row scan finds its solution at once
+    result = edgematch.solve(easy, time_limit=60)
+    assert result.solutions == 1 and result.boards[0].verify().valid

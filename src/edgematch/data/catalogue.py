@@ -16,6 +16,8 @@ hints listed in ``e2_official/e2_fixed_pieces.tsv``.  Names are case-insensitive
 ``owen-profile-NxN``     Brendan Owen's profile puzzles, N = 10, 11, 12
 ``benoist/E_S_K``        Benoist's 48 E2 Benchmark instances (one corner hint each)
 ``heule/em_S_B_I``       Heule's 8 SAT benchmark instances
+``e2dev/bench-easy``     eternity2.dev's speed benchmark boards, 16x16 (18 and 40 hints)
+``e2dev/bench-hard``
 =======================  =============================================================
 """
 
@@ -196,6 +198,18 @@ def _heule_entries() -> list[Entry]:
     ]
 
 
+def _e2dev_entries() -> list[Entry]:
+    hints = {"easy": 18, "hard": 40}
+    return [
+        Entry(
+            f"e2dev/bench-{level}",
+            DataFile(f"e2dev_bench/bench-{level}.json", "e2dev"),
+            f"eternity2.dev's {level} speed benchmark board, 16x16, {count} hints (single-core nodes per second)",
+        )
+        for level, count in hints.items()
+    ]
+
+
 # The same puzzles in other community encodings: not names of their own, but bundled (and
 # tested) so that every format reader meets real files.
 ALTERNATIVE_ENCODINGS = (
@@ -217,6 +231,7 @@ def _table() -> dict[str, Entry]:
         *_owen_entries(),
         *_benoist_entries(),
         *_heule_entries(),
+        *_e2dev_entries(),
     ]
     return {entry.name.lower(): entry for entry in entries}
 
