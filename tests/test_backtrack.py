@@ -300,6 +300,27 @@ def test_sides_beyond_the_key_limit_are_compared_explicitly(monkeypatch):
             assert result.nodes == expected.nodes
 
 
+def test_packed_codes_and_colour_look_ups_search_the_same_tree(monkeypatch):
+    """The list kernel on packed codes and on placements with ``pcol`` look-ups (the form
+    for puzzles whose colours do not fit a code) place the same nodes, depth by depth."""
+    from edgematch.engines.backtrack import plan as plan_module
+    from edgematch.engines.backtrack.exact import plan_tables
+
+    for seed in range(4):
+        g = generate(5, 4, 3, 4, seed=seed, hints=1 + seed % 2)
+        for order in ("rowscan", "spiral-in"):
+            packed_solver = BacktrackSolver(order=order, kernel="lists")
+            assert plan_tables(packed_solver.plan(g.puzzle)).pcol is None
+            packed = packed_solver.solve(g.puzzle, k=None)
+            with monkeypatch.context() as patch:
+                patch.setattr(plan_module, "CODE_BITS", 0)
+                plain_solver = BacktrackSolver(order=order, kernel="lists")
+                assert plan_tables(plain_solver.plan(g.puzzle)).pcol is not None
+                plain = plain_solver.solve(g.puzzle, k=None)
+            assert packed.solution_set() == plain.solution_set() and packed.solutions >= 1
+            assert packed.nodes == plain.nodes and packed.nodes_per_depth == plain.nodes_per_depth
+
+
 def test_bad_start_boards_are_input_errors():
     g = generate(4, 4, 2, 3, seed=9, hints=1)
     hint = g.puzzle.hints[0]

@@ -184,3 +184,24 @@ def test_best_without_errors_walks_the_exact_search_tree(seed):
         assert best.nodes_per_depth == count.nodes_per_depth
     else:
         assert best.best_score == puzzle.max_score
+
+
+@pytest.mark.parametrize("order", ["rowscan", "spiral-in"])
+def test_best_search_on_packed_codes_and_on_colour_look_ups_is_the_same_search(order, monkeypatch):
+    """The best-score kernel on packed codes and on placements with ``pcol`` look-ups
+    (puzzles whose colours do not fit a code) place the same nodes and find the same boards."""
+    from edgematch.engines.backtrack import plan as plan_module
+
+    for seed in range(3):
+        puzzle = generate(6, 5, 3, 5, seed=seed, hints=seed % 2).puzzle
+        options = dict(order=order, schedule="8:1,16:2,24:4", node_limit=60_000, priority_colours=[1],
+                       priority_schedule="12:2")
+        packed = BacktrackSolver(**options).best(puzzle)
+        with monkeypatch.context() as patch:
+            patch.setattr(plan_module, "CODE_BITS", 0)
+            plain = BacktrackSolver(**options).best(puzzle)
+        assert packed.nodes == plain.nodes and packed.nodes_per_depth == plain.nodes_per_depth
+        assert packed.best_score == plain.best_score >= 1
+        assert packed.best_board.score() == packed.best_score
+        assert (packed.best_board.tiles == plain.best_board.tiles).all()
+        assert (packed.best_board.rotations == plain.best_board.rotations).all()

@@ -19,7 +19,7 @@ from . import kernel as K
 from .best_kernel import best_search as best_kernel
 from .exact import NODES_ARE, note_rotation_set
 from .placements import start_arrays
-from .plan import P_NCHK, build_plan
+from .plan import P_NCHK, build_plan, kernel_tables
 
 
 def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
@@ -159,8 +159,8 @@ def _run(
         if board_obj.is_complete:
             total.statistics["complete_boards"] += 1
         return True
-    cur = np.zeros(D + 1, np.int32)
-    end = np.zeros(D + 1, np.int32)
+    cur = np.zeros(D + 1, np.int64)
+    end = np.zeros(D + 1, np.int64)
     phase = np.zeros(D + 1, np.int32)
     err_stack = np.zeros(D + 1, np.int32)
     match_stack = np.zeros(D + 1, np.int32)
@@ -169,7 +169,10 @@ def _run(
     match_stack[first] = start_score
     prio_stack[first] = start_prio
     best_board = board.copy()
-    rows0 = plan.exact_phases()
+    tables = kernel_tables(plan)
+    board = tables.board(board)
+    phases = tables.rows(plan.phases)
+    rows0 = np.ascontiguousarray(phases[:, 0, :])
     checks0 = rows0 if (rows0[:, P_NCHK] > 0).any() else None
     state = np.array([first, first, D, 1, total.best_score], dtype=np.int64)
     npd = np.zeros(D, np.int64)
@@ -188,12 +191,12 @@ def _run(
         before = int(state[4])
         npd[:] = 0
         nodes, complete_boards, status = best_kernel(
-            plan.cand,
-            plan.starts,
-            plan.pcol,
+            tables.cand,
+            tables.starts,
+            tables.pcol,
             plan.order,
             plan.n_phases,
-            plan.phases,
+            phases,
             plan.known_joins,
             allowed,
             priority_weights,
@@ -213,6 +216,8 @@ def _run(
             npd,
             rows0,
             checks0,
+            np.int64(tables.cmask),
+            np.int64(tables.pmask),
         )
         total.statistics["kernel_calls"] += 1
         run_nodes += int(nodes)

@@ -24,19 +24,22 @@ import numpy as np
 from numba import njit
 from numba import uint64 as U
 
-from .kernel import BUDGET, FINISHED, TARGET
+from .kernel import BUDGET, FINISHED, TARGET, colour, placement
 from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 
 
 @njit(cache=True)
-def phase_range(phases, d, j, board, pcol, starts):
+def phase_range(phases, d, j, board, pcol, starts, cmask):
     """Candidate range ``(first, end)`` of phase ``j`` at depth ``d`` (outside the hot loop;
     the loop has the same code inline, as in :mod:`.kernel`)."""
     k = phases[U(d), U(j), P_BASE]
     n = phases[U(d), U(j), P_NKEY]
     for i in range(n):
         col = P_KEY + 3 * i
-        k += pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])] * phases[U(d), U(j), col + 2]
+        k += (
+            colour(pcol, board[U(phases[U(d), U(j), col])], phases[U(d), U(j), col + 1], cmask)
+            * phases[U(d), U(j), col + 2]
+        )
     return starts[U(k)], starts[U(k + 1)]
 
 
@@ -67,6 +70,8 @@ def best_search(
     nodes_per_depth,
     rows0,
     checks0,
+    cmask,
+    pmask,
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
 
@@ -82,7 +87,7 @@ def best_search(
     best = state[4]
     if state[3] == 1:
         phase[U(d)] = 0
-        cur[U(d)], end[U(d)] = phase_range(phases, d, 0, board, pcol, starts)
+        cur[U(d)], end[U(d)] = phase_range(phases, d, 0, board, pcol, starts, cmask)
         state[3] = 0
     nodes = np.int64(0)
     complete = np.int64(0)
@@ -116,7 +121,7 @@ def best_search(
             while i < hi:
                 p = cand[U(i)]
                 i += 1
-                t = p >> 2
+                t = (p & pmask) >> 2
                 if used[U(t)]:
                     continue
                 if prio_w is not None and prio_stack[U(d)] + prio_w[U(t)] < prio_min[U(d)]:
@@ -125,8 +130,8 @@ def best_search(
                     ok = True
                     for c in range(checks0[U(d), P_NCHK]):
                         col = P_CHK + 4 * c
-                        mine = pcol[U(p * 4 + checks0[U(d), col + 2])]
-                        theirs = pcol[U(board[U(checks0[U(d), col])] * 4 + checks0[U(d), col + 1])]
+                        mine = colour(pcol, p, checks0[U(d), col + 2], cmask)
+                        theirs = colour(pcol, board[U(checks0[U(d), col])], checks0[U(d), col + 1], cmask)
                         if (mine == theirs) != (checks0[U(d), col + 3] == 1):
                             ok = False
                             break
@@ -139,7 +144,7 @@ def best_search(
                     state[0] = d
                     return nodes, complete, FINISHED
                 d -= 1
-                used[U(board[U(order[U(d)])] >> 2)] = 0
+                used[U((board[U(order[U(d)])] & pmask) >> 2)] = 0
                 continue
             cur[U(d)] = i
             while True:
@@ -150,25 +155,28 @@ def best_search(
                 k = rows0[U(e), P_BASE]
                 n = rows0[U(e), P_NKEY]
                 if n > 0:
-                    k += pcol[U(board[U(rows0[U(e), P_KEY])] * 4 + rows0[U(e), P_KEY + 1])] * rows0[U(e), P_KEY + 2]
+                    k += (
+                        colour(pcol, board[U(rows0[U(e), P_KEY])], rows0[U(e), P_KEY + 1], cmask)
+                        * rows0[U(e), P_KEY + 2]
+                    )
                     if n > 1:
                         k += (
-                            pcol[U(board[U(rows0[U(e), P_KEY + 3])] * 4 + rows0[U(e), P_KEY + 4])]
+                            colour(pcol, board[U(rows0[U(e), P_KEY + 3])], rows0[U(e), P_KEY + 4], cmask)
                             * rows0[U(e), P_KEY + 5]
                         )
                         if n > 2:
                             k += (
-                                pcol[U(board[U(rows0[U(e), P_KEY + 6])] * 4 + rows0[U(e), P_KEY + 7])]
+                                colour(pcol, board[U(rows0[U(e), P_KEY + 6])], rows0[U(e), P_KEY + 7], cmask)
                                 * rows0[U(e), P_KEY + 8]
                             )
                             if n > 3:
                                 k += (
-                                    pcol[U(board[U(rows0[U(e), P_KEY + 9])] * 4 + rows0[U(e), P_KEY + 10])]
+                                    colour(pcol, board[U(rows0[U(e), P_KEY + 9])], rows0[U(e), P_KEY + 10], cmask)
                                     * rows0[U(e), P_KEY + 11]
                                 )
                 first = starts[U(k)]
                 after = starts[U(k + 1)]
-                t = found >> 2
+                t = (found & pmask) >> 2
                 if e >= e_flag:
                     # rare: a new best score, the target, or the first depth that may err
                     matched = match_stack[U(e)]
@@ -176,7 +184,7 @@ def best_search(
                         best = matched
                         state[4] = best
                         for s in range(board.shape[0]):
-                            best_board[U(s)] = board[U(s)]
+                            best_board[U(s)] = placement(board[U(s)], pmask)
                         for q in range(e, d0):
                             best_board[U(order[U(q)])] = -1
                     e_flag = min(e + 1, d0)
@@ -184,7 +192,7 @@ def best_search(
                         e_flag += 1
                     if e < d0 and prio_w is None:
                         while first < after:
-                            q = cand[U(first)] >> 2
+                            q = (cand[U(first)] & pmask) >> 2
                             if not used[U(q)] and q != t:
                                 break
                             first += 1
@@ -212,7 +220,7 @@ def best_search(
                     break
                 if prio_w is None:
                     while first < after:
-                        q = cand[U(first)] >> 2
+                        q = (cand[U(first)] & pmask) >> 2
                         if not used[U(q)] and q != t:
                             break
                         first += 1
@@ -247,9 +255,9 @@ def best_search(
             while i < hi:
                 p = cand[U(i)]
                 i += 1
-                if used[U(p >> 2)]:
+                if used[U((p & pmask) >> 2)]:
                     continue
-                if prio_w is not None and prio_before + prio_w[U(p >> 2)] < need:
+                if prio_w is not None and prio_before + prio_w[U((p & pmask) >> 2)] < need:
                     continue
                 found = p
                 break
@@ -261,7 +269,7 @@ def best_search(
             while i < hi:
                 p = cand[U(i)]
                 i += 1
-                t = p >> 2
+                t = (p & pmask) >> 2
                 if used[U(t)]:
                     continue
                 if prio_w is not None and prio_before + prio_w[U(t)] < need:
@@ -270,8 +278,8 @@ def best_search(
                     ok = True
                     for c in range(n_check):
                         col = P_CHK + 4 * c
-                        mine = pcol[U(p * 4 + phases[U(d), U(j), col + 2])]
-                        theirs = pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])]
+                        mine = colour(pcol, p, phases[U(d), U(j), col + 2], cmask)
+                        theirs = colour(pcol, board[U(phases[U(d), U(j), col])], phases[U(d), U(j), col + 1], cmask)
                         if (mine == theirs) != (phases[U(d), U(j), col + 3] == 1):
                             ok = False
                             break
@@ -288,7 +296,7 @@ def best_search(
             for q in range(phases[U(d), U(j), P_NKEY]):
                 col = P_KEY + 3 * q
                 k += (
-                    pcol[U(board[U(phases[U(d), U(j), col])] * 4 + phases[U(d), U(j), col + 1])]
+                    colour(pcol, board[U(phases[U(d), U(j), col])], phases[U(d), U(j), col + 1], cmask)
                     * phases[U(d), U(j), col + 2]
                 )
             i = starts[U(k)]
@@ -308,7 +316,7 @@ def best_search(
                 best = matched
                 state[4] = best
                 for s in range(board.shape[0]):
-                    best_board[U(s)] = board[U(s)]
+                    best_board[U(s)] = placement(board[U(s)], pmask)
             if d == last:
                 board[U(sq)] = -1
                 complete += 1
@@ -332,14 +340,14 @@ def best_search(
                 for q in range(phases[U(e), 0, P_NKEY]):
                     col = P_KEY + 3 * q
                     k += (
-                        pcol[U(board[U(phases[U(e), 0, col])] * 4 + phases[U(e), 0, col + 1])]
+                        colour(pcol, board[U(phases[U(e), 0, col])], phases[U(e), 0, col + 1], cmask)
                         * phases[U(e), 0, col + 2]
                     )
                 first = starts[U(k)]
                 after = starts[U(k + 1)]
-                t = found >> 2
+                t = (found & pmask) >> 2
                 while first < after:
-                    q = cand[U(first)] >> 2
+                    q = (cand[U(first)] & pmask) >> 2
                     if not used[U(q)] and q != t:
                         break
                     first += 1
@@ -352,33 +360,33 @@ def best_search(
                         state[0] = d
                         return nodes, complete, BUDGET
                     continue
-            used[U(found >> 2)] = 1
+            used[U((found & pmask) >> 2)] = 1
             d += 1
             err_stack[U(d)] = errors
             match_stack[U(d)] = matched
             if prio_w is not None:
-                prio_stack[U(d)] = prio_before + prio_w[U(found >> 2)]
+                prio_stack[U(d)] = prio_before + prio_w[U((found & pmask) >> 2)]
             phase[U(d)] = 0
             k = phases[U(d), 0, P_BASE]
             n = phases[U(d), 0, P_NKEY]
             if n > 0:
                 k += (
-                    pcol[U(board[U(phases[U(d), 0, P_KEY])] * 4 + phases[U(d), 0, P_KEY + 1])]
+                    colour(pcol, board[U(phases[U(d), 0, P_KEY])], phases[U(d), 0, P_KEY + 1], cmask)
                     * phases[U(d), 0, P_KEY + 2]
                 )
                 if n > 1:
                     k += (
-                        pcol[U(board[U(phases[U(d), 0, P_KEY + 3])] * 4 + phases[U(d), 0, P_KEY + 4])]
+                        colour(pcol, board[U(phases[U(d), 0, P_KEY + 3])], phases[U(d), 0, P_KEY + 4], cmask)
                         * phases[U(d), 0, P_KEY + 5]
                     )
                     if n > 2:
                         k += (
-                            pcol[U(board[U(phases[U(d), 0, P_KEY + 6])] * 4 + phases[U(d), 0, P_KEY + 7])]
+                            colour(pcol, board[U(phases[U(d), 0, P_KEY + 6])], phases[U(d), 0, P_KEY + 7], cmask)
                             * phases[U(d), 0, P_KEY + 8]
                         )
                         if n > 3:
                             k += (
-                                pcol[U(board[U(phases[U(d), 0, P_KEY + 9])] * 4 + phases[U(d), 0, P_KEY + 10])]
+                                colour(pcol, board[U(phases[U(d), 0, P_KEY + 9])], phases[U(d), 0, P_KEY + 10], cmask)
                                 * phases[U(d), 0, P_KEY + 11]
                             )
             cur[U(d)] = starts[U(k)]
@@ -398,4 +406,4 @@ def best_search(
                 state[0] = d
                 return nodes, complete, FINISHED
             d -= 1
-            used[U(board[U(order[U(d)])] >> 2)] = 0
+            used[U((board[U(order[U(d)])] & pmask) >> 2)] = 0

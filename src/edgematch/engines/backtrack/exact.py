@@ -16,7 +16,7 @@ from ..result import SearchResult
 from . import kernel as K
 from .bit_kernel import bit_search
 from .placements import start_arrays
-from .plan import P_NCHK
+from .plan import P_NCHK, kernel_tables
 
 #: What this engine counts as a node (the statistics key every engine fills).
 NODES_ARE = "nodes = every (tile, rotation) the search places on a square, counted when placed"
@@ -109,13 +109,17 @@ def _search_one(
         return True
     if first > leaf:
         raise InputError(f"the start board already fills {first} squares of the order, more than {leaf}")
-    cur = np.zeros(D + 1, np.int32)
-    end = np.zeros(D + 1, np.int32)
+    cur = np.zeros(D + 1, np.int64)
+    end = np.zeros(D + 1, np.int64)
     state = np.array([first, first, leaf, 1], dtype=np.int64)
     rows = plan.exact_phases()
-    checks = rows if (rows[:, P_NCHK] > 0).any() else None
     bits = solver.bit_tables(plan, rows)
     total.statistics["kernel"] = "bits" if bits is not None else "lists"
+    if bits is None:
+        tables = plan_tables(plan)
+        board = tables.board(board)
+        rows = tables.rows(rows)
+    checks = rows if (rows[:, P_NCHK] > 0).any() else None
     if bits is not None:
         umask = bits.used_masks(used)
         rem = np.zeros(D + 1, np.uint64)
@@ -156,9 +160,9 @@ def _search_one(
             )
         else:
             nodes, leaves, written, status = K.exact_search(
-                plan.cand,
-                plan.starts,
-                plan.pcol,
+                tables.cand,
+                tables.starts,
+                tables.pcol,
                 plan.order,
                 rows,
                 board,
@@ -171,6 +175,8 @@ def _search_one(
                 out,
                 npd,
                 checks,
+                np.int64(tables.cmask),
+                np.int64(tables.pmask),
             )
         total.statistics["kernel_calls"] += 1
         for d in np.flatnonzero(npd):
@@ -183,3 +189,10 @@ def _search_one(
         )
 
     return driver.run(run_slice, callback=callback, collect=collect)
+
+
+def plan_tables(plan):
+    """The plan's :class:`~.plan.KernelTables` (packed codes where they fit), cached on it."""
+    if "_tables" not in plan.__dict__:
+        plan.__dict__["_tables"] = kernel_tables(plan)
+    return plan.__dict__["_tables"]

@@ -11,7 +11,13 @@ Counts inside one call are int64 (2**63 nodes would take thousands of years at 1
 nodes per second); the caller adds each call's counts to Python integers, so totals are
 exact however long a search runs.
 
-The board holds the placements (``tile * 4 + rotation``) of depths ``< d``; squares of
+Entries of ``cand`` and ``board`` are packed codes or placements (see
+:class:`.plan.KernelTables`): with codes, ``pcol`` is None and a colour is a shift and a
+mask of the entry (:func:`colour`), the tile ``(code & pmask) >> 2``; with placements,
+``pmask`` is -1 and colours are looked up in ``pcol``.  Numba compiles one kernel for each
+form, with the other's code pruned.
+
+The board holds the entries (placement ``tile * 4 + rotation``, or its code) of depths ``< d``; squares of
 deeper depths may hold stale values (they are overwritten before they are read); hints
 never change.
 
@@ -43,8 +49,22 @@ SOLUTIONS = 2
 TARGET = 3
 
 
+@njit(inline="always")
+def colour(pcol, entry, side, cmask):
+    """Colour an entry shows on ``side`` (a bit shift when ``pcol`` is None: packed codes)."""
+    if pcol is None:
+        return (entry >> side) & cmask
+    return pcol[U(entry * 4 + side)]
+
+
+@njit(inline="always")
+def placement(entry, pmask):
+    """The placement of an entry (-1 stays -1)."""
+    return entry if entry < 0 else entry & pmask
+
+
 @njit(cache=True)
-def key_range(rows, d, board, pcol, starts):
+def key_range(rows, d, board, pcol, starts, cmask):
     """Candidate range ``(first, end)`` of row ``d``, from the colours of its key sides.
 
     Used outside the hot loop only: the loop repeats this code inline, because a call
@@ -53,13 +73,16 @@ def key_range(rows, d, board, pcol, starts):
     k = rows[U(d), P_BASE]
     n = rows[U(d), P_NKEY]
     if n > 0:
-        k += pcol[U(board[U(rows[U(d), P_KEY])] * 4 + rows[U(d), P_KEY + 1])] * rows[U(d), P_KEY + 2]
+        k += colour(pcol, board[U(rows[U(d), P_KEY])], rows[U(d), P_KEY + 1], cmask) * rows[U(d), P_KEY + 2]
         if n > 1:
-            k += pcol[U(board[U(rows[U(d), P_KEY + 3])] * 4 + rows[U(d), P_KEY + 4])] * rows[U(d), P_KEY + 5]
+            k += colour(pcol, board[U(rows[U(d), P_KEY + 3])], rows[U(d), P_KEY + 4], cmask) * rows[U(d), P_KEY + 5]
             if n > 2:
-                k += pcol[U(board[U(rows[U(d), P_KEY + 6])] * 4 + rows[U(d), P_KEY + 7])] * rows[U(d), P_KEY + 8]
+                k += colour(pcol, board[U(rows[U(d), P_KEY + 6])], rows[U(d), P_KEY + 7], cmask) * rows[U(d), P_KEY + 8]
                 if n > 3:
-                    k += pcol[U(board[U(rows[U(d), P_KEY + 9])] * 4 + rows[U(d), P_KEY + 10])] * rows[U(d), P_KEY + 11]
+                    k += (
+                        colour(pcol, board[U(rows[U(d), P_KEY + 9])], rows[U(d), P_KEY + 10], cmask)
+                        * rows[U(d), P_KEY + 11]
+                    )
     return starts[U(k)], starts[U(k + 1)]
 
 
@@ -80,6 +103,8 @@ def exact_search(
     out,
     nodes_per_depth,
     checks,
+    cmask,
+    pmask,
 ):
     """Run until the subtree is exhausted, ``node_budget`` nodes are placed, or
     ``max_solutions`` leaves are reached (-1: no limit) or ``out`` is full.
@@ -96,7 +121,7 @@ def exact_search(
     start = state[1]
     last = state[2] - 1
     if state[3] == 1:
-        cur[U(d)], end[U(d)] = key_range(rows, d, board, pcol, starts)
+        cur[U(d)], end[U(d)] = key_range(rows, d, board, pcol, starts, cmask)
         state[3] = 0
     record = out.shape[0] > 0
     nodes = np.int64(0)
@@ -111,14 +136,14 @@ def exact_search(
         while i < hi:
             p = cand[U(i)]
             i += 1
-            if used[U(p >> 2)]:
+            if used[U((p & pmask) >> 2)]:
                 continue
             if checks is not None and n_check > 0:
                 ok = True
                 for c in range(n_check):
                     col = P_CHK + 4 * c
-                    mine = pcol[U(p * 4 + checks[U(d), col + 2])]
-                    theirs = pcol[U(board[U(checks[U(d), col])] * 4 + checks[U(d), col + 1])]
+                    mine = colour(pcol, p, checks[U(d), col + 2], cmask)
+                    theirs = colour(pcol, board[U(checks[U(d), col])], checks[U(d), col + 1], cmask)
                     if mine != theirs:
                         ok = False
                         break
@@ -131,7 +156,7 @@ def exact_search(
                 state[0] = d
                 return nodes, leaves, written, FINISHED
             d -= 1
-            used[U(board[U(order[U(d)])] >> 2)] = 0
+            used[U((board[U(order[U(d)])] & pmask) >> 2)] = 0
             continue
         cur[U(d)] = i
         # Place ``found`` at d; while the child's list yields a free tile at once, go
@@ -145,7 +170,7 @@ def exact_search(
                     square = order[U(d)]
                     board[U(square)] = found
                     for s in range(n_squares):
-                        out[U(written), U(s)] = board[U(s)]
+                        out[U(written), U(s)] = placement(board[U(s)], pmask)
                     board[U(square)] = -1
                     written += 1
                     if written == out.shape[0]:
@@ -163,16 +188,20 @@ def exact_search(
             k = rows[U(e), P_BASE]
             n = rows[U(e), P_NKEY]
             if n > 0:
-                k += pcol[U(board[U(rows[U(e), P_KEY])] * 4 + rows[U(e), P_KEY + 1])] * rows[U(e), P_KEY + 2]
+                k += colour(pcol, board[U(rows[U(e), P_KEY])], rows[U(e), P_KEY + 1], cmask) * rows[U(e), P_KEY + 2]
                 if n > 1:
-                    k += pcol[U(board[U(rows[U(e), P_KEY + 3])] * 4 + rows[U(e), P_KEY + 4])] * rows[U(e), P_KEY + 5]
+                    k += (
+                        colour(pcol, board[U(rows[U(e), P_KEY + 3])], rows[U(e), P_KEY + 4], cmask)
+                        * rows[U(e), P_KEY + 5]
+                    )
                     if n > 2:
                         k += (
-                            pcol[U(board[U(rows[U(e), P_KEY + 6])] * 4 + rows[U(e), P_KEY + 7])] * rows[U(e), P_KEY + 8]
+                            colour(pcol, board[U(rows[U(e), P_KEY + 6])], rows[U(e), P_KEY + 7], cmask)
+                            * rows[U(e), P_KEY + 8]
                         )
                         if n > 3:
                             k += (
-                                pcol[U(board[U(rows[U(e), P_KEY + 9])] * 4 + rows[U(e), P_KEY + 10])]
+                                colour(pcol, board[U(rows[U(e), P_KEY + 9])], rows[U(e), P_KEY + 10], cmask)
                                 * rows[U(e), P_KEY + 11]
                             )
             first = starts[U(k)]
@@ -181,9 +210,9 @@ def exact_search(
             # tile counts as taken): otherwise the child is a dead end known now, so the
             # tile is never marked used and the search stays at depth d (the node is
             # placed and counted all the same).
-            t = found >> 2
+            t = (found & pmask) >> 2
             while first < after:
-                q = cand[U(first)] >> 2
+                q = (cand[U(first)] & pmask) >> 2
                 if not used[U(q)] and q != t:
                     break
                 first += 1

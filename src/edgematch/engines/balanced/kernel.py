@@ -109,6 +109,8 @@ def search_sets(
             out[written:],
             nodes_per_depth,
             checks,
+            np.int64(0),  # placements, colours looked up in pcol (no packed codes)
+            np.int64(-1),
         )
         nodes += n
         leaves += found
