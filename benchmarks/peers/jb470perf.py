@@ -15,7 +15,7 @@ class JB470Perf( jb470.JB470 ):
 		# into the generated/ folder name and makes the generated Makefile fail at
 		# upstream HEAD b288f96; scenario.Scenario.__init__ already appends a
 		# sanitised copy of params, so the module name alone is enough.
-		self.name = __name__.split(".")[1]
+		self.name = type(self).__module__.split(".")[1]
 
 		self.heuristic_patterns = [ [ 9, 12, 15 ] ]
 		self.conflicts_indexes_allowed = [ 197, 203, 210, 216, 221, 225, 229, 233, 236, 238 ]
