@@ -19,7 +19,7 @@ from . import kernel as K
 from .best_kernel import best_search as best_kernel
 from .exact import NODES_ARE, note_rotation_set
 from .placements import start_arrays
-from .plan import P_NCHK, build_plan, kernel_tables
+from .plan import P_NCHK, build_plan, list_kernel_tables
 
 
 def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
@@ -169,7 +169,7 @@ def _run(
     match_stack[first] = start_score
     prio_stack[first] = start_prio
     best_board = board.copy()
-    tables = kernel_tables(plan)
+    tables = list_kernel_tables(plan)
     board = tables.board(board)
     phases = tables.rows(plan.phases)
     rows0 = np.ascontiguousarray(phases[:, 0, :])

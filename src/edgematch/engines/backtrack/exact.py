@@ -16,7 +16,7 @@ from ..result import SearchResult
 from . import kernel as K
 from .bit_kernel import bit_search
 from .placements import start_arrays
-from .plan import P_NCHK, kernel_tables
+from .plan import P_NCHK, list_kernel_tables
 
 #: What this engine counts as a node (the statistics key every engine fills).
 NODES_ARE = "nodes = every (tile, rotation) the search places on a square, counted when placed"
@@ -194,5 +194,5 @@ def _search_one(
 def plan_tables(plan):
     """The plan's :class:`~.plan.KernelTables` (packed codes where they fit), cached on it."""
     if "_tables" not in plan.__dict__:
-        plan.__dict__["_tables"] = kernel_tables(plan)
+        plan.__dict__["_tables"] = list_kernel_tables(plan)
     return plan.__dict__["_tables"]

@@ -379,7 +379,8 @@ class KernelTables:
     *packed code*: the placement ``p`` in the low ``shift`` bits, then the dense colour of
     each side N, E, S, W in ``colour_bits`` bits each (grey is all ones).  A key is then
     shifts and masks of board codes, with no look-up of ``pcol`` on its critical path (on
-    e2 the exact kernel went from about 81 to 95 million nodes per second, the same tree).
+    e2 the row scan went from 78 to 94 million nodes per second, the same tree:
+    benchmarks/results/backtrack_speed.md).
     ``pcol`` is None then, and the side columns of ``rows`` hold bit shifts instead of
     sides.  Otherwise (more than about 2**13 colours) entries stay placements, ``pcol`` is
     the plan's and the kernels look colours up as before.
@@ -398,12 +399,6 @@ class KernelTables:
             return placements
         return np.where(placements >= 0, self.codes[np.maximum(placements, 0)], -1).astype(np.int64)
 
-    def placements(self, board: np.ndarray) -> np.ndarray:
-        """Placements per square (-1 empty) from a kernel board."""
-        if self.codes is None:
-            return board
-        return np.where(board >= 0, board & self.pmask, -1).astype(np.int32)
-
     def rows(self, rows: np.ndarray) -> np.ndarray:
         """Phase rows (any leading shape, last axis ``P_WIDTH``) for the kernels: sides
         turned into the bit shifts of their colours when codes are packed."""
@@ -419,10 +414,9 @@ class KernelTables:
         return out
 
 
-def kernel_tables(plan: SearchPlan, cand: np.ndarray | None = None) -> KernelTables:
-    """Packed codes for ``plan`` (or its placements, when codes would not fit in an int64);
-    ``cand`` replaces the plan's candidate placements (a restricted copy)."""
-    cand = plan.cand if cand is None else cand
+def list_kernel_tables(plan: SearchPlan) -> KernelTables:
+    """Packed codes for ``plan`` (or its placements, when codes would not fit in an int64)."""
+    cand = plan.cand
     starts = plan.starts.astype(np.int64)
     n_placements = plan.puzzle.n_tiles * 4
     shift = max(int(n_placements - 1).bit_length(), 2)
