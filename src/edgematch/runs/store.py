@@ -202,7 +202,9 @@ class RunStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            # switching a new file to WAL while another process creates it can answer
+            # "locked" at once, without waiting on the busy timeout (seen in CI): retry
+            _while_locked(lambda: self.conn.execute("PRAGMA journal_mode = WAL"))
             self.conn.execute("PRAGMA synchronous = NORMAL")
             with self.transaction():
                 for statement in _statements(SCHEMA):
@@ -398,20 +400,26 @@ class RunStore:
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
+def _while_locked(statement) -> None:
+    """Run ``statement`` again while SQLite answers "locked", until the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 class _Transaction:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
     def __enter__(self):
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        while True:
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-                return self.conn
-            except sqlite3.OperationalError as exc:  # busy beyond the timeout: try again until the deadline
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        _while_locked(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+        return self.conn
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
