@@ -117,8 +117,9 @@ def c_reference(name: str) -> dict | None:
 BEST_CHILD = """
 import json, resource, sys, time
 import edgematch
-from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.engines.backtrack import BacktrackSolver, prefix_filter
 seconds = float(sys.argv[1])
+prefix_filter.ENABLED = sys.argv[2] == "on"
 puzzle = edgematch.load("e2")
 BacktrackSolver(order="e2path", schedule="julia:470", node_limit=100_000).best(puzzle)  # warm-up
 solver = BacktrackSolver(order="e2path", schedule="julia:470", target=470, time_limit=seconds)
@@ -128,18 +129,21 @@ cpu = time.process_time() - cpu0
 print(json.dumps({"puzzle": "e2", "order": "e2path", "schedule": "julia:470", "seconds": round(result.seconds, 2),
                   "cpu_s": round(cpu, 2), "nodes": result.nodes, "nodes_per_s_wall": round(result.nodes / result.seconds),
                   "nodes_per_s_cpu": round(result.nodes / cpu), "best_score": result.best_score,
-                  "deepest": result.deepest, "stopped_by": result.stopped_by,
+                  "deepest": result.deepest, "stopped_by": result.stopped_by, "prefix_filter": sys.argv[2],
                   "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 """
 
 
-def best_search(seconds: float, repeats: int) -> dict:
+def best_search(seconds: float, repeats: int, prefix_filter: bool = True) -> dict:
     """The fastest of ``repeats`` runs (as for the counts: load only ever slows a run down),
-    each in a fresh process; every run's rate is kept in ``all_runs``."""
+    each in a fresh process; every run's rate is kept in ``all_runs``.  Without
+    ``prefix_filter`` the candidate lists are never filtered of the settled prefix's tiles
+    (the same search tree)."""
     runs = []
     for _ in range(repeats):
         load = load_average()
-        out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds)], check=True, capture_output=True, text=True)
+        flag = "on" if prefix_filter else "off"
+        out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds), flag], check=True, capture_output=True, text=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
         if row["stopped_by"] == "interrupted":  # the child had Ctrl-C too, and reported what it had
             raise Interrupted("the best-score search was interrupted")
@@ -196,6 +200,11 @@ def markdown(report: dict) -> str:
             + ", ".join(f"{r['nodes_per_s_cpu'] / 1e6:.1f}" for r in b.get("all_runs", [b])),
             f"- best score: {b['best_score']} of 480 (deepest {b['deepest']} tiles), stopped by {b['stopped_by']}",
             f"- peak memory of that process: {b['peak_rss_mb']} MB (ru_maxrss)", f"- load average: {b['load_average']}"]
+    if report.get("best_unfiltered"):
+        u = report["best_unfiltered"]
+        out += [f"- the same search without filtering the settled prefix's tiles out of the candidate lists "
+                f"(engines/backtrack/prefix_filter.py): {u['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, the fastest of "
+                f"{len(u['all_runs'])} runs, best score {u['best_score']}; with it {b['nodes_per_s_cpu'] / u['nodes_per_s_cpu']:.2f}x"]
     s = report["startup"]
     out += ["", "## Start-up with a warm Numba cache", "",
             f"- `{s['command']}`: {s['best_wall_s']} s wall (runs: {s['all_wall_s']}), {s['best_cpu_s']} s CPU (user + system)",
@@ -250,6 +259,8 @@ def measure_all(args) -> dict:
     b = report["best"]
     print(f"best e2 {b['seconds']} s: {b['nodes']:,} nodes, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {b['best_score']}, "
           f"peak {b['peak_rss_mb']} MB", flush=True)
+    report["best_unfiltered"] = u = best_search(args.best_seconds, args.repeats, prefix_filter=False)
+    print(f"best e2 without the prefix filter: {u['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {u['best_score']}", flush=True)
     report["startup"] = startup()
     print(f"start-up (warm cache): {report['startup']['best_wall_s']} s wall, {report['startup']['best_cpu_s']} s CPU", flush=True)
     return report

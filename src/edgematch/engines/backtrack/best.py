@@ -20,6 +20,7 @@ from .best_kernel import best_search as best_kernel
 from .exact import NODES_ARE, note_rotation_set
 from .placements import start_arrays
 from .plan import P_NCHK, build_plan, list_kernel_tables
+from .prefix_filter import PrefixFilter
 
 
 def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
@@ -181,6 +182,7 @@ def _run(
     restart_nodes = solver.restart_nodes
 
     shared_best = getattr(solver, "shared_best", None)
+    prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase)
 
     def run_slice(want: int) -> SliceReport:
         nonlocal run_nodes, reported
@@ -189,10 +191,11 @@ def _run(
         if shared_best is not None:  # a parallel run: aim above the best found elsewhere
             state[4] = max(int(state[4]), int(shared_best()))
         before = int(state[4])
+        cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
         nodes, complete_boards, status = best_kernel(
-            tables.cand,
-            tables.starts,
+            cand,
+            starts,
             tables.pcol,
             plan.order,
             plan.n_phases,
@@ -220,7 +223,11 @@ def _run(
             np.int64(tables.pmask),
         )
         total.statistics["kernel_calls"] += 1
+        fell_back = prefix.leave(
+            board, used, cur, end, state, status == K.FINISHED, _exact_before(state, err_stack, allowed), clear=True
+        )
         run_nodes += int(nodes)
+        prefix.note(total.statistics)
         total.statistics["complete_boards"] += int(complete_boards)
         for d in np.flatnonzero(npd):
             total.nodes_per_depth[d] += int(npd[d])
@@ -236,12 +243,23 @@ def _run(
             stop = StopReason.TARGET
         return SliceReport(
             nodes=int(nodes),
-            finished=status == K.FINISHED,
+            finished=status == K.FINISHED and not fell_back,
             stop=stop,
             end_run=restart_nodes is not None and run_nodes >= restart_nodes,
         )
 
     return driver.run(run_slice)
+
+
+def _exact_before(state, err_stack, allowed) -> int:
+    """The first depth at which the best kernel, started at ``state[1]``, runs phases: the
+    depths before it can only take exact fits (the kernel's own rule)."""
+    d0 = int(state[1])
+    last = int(state[2]) - 1
+    if err_stack[d0] == 0:
+        while d0 < last and allowed[d0] == 0:
+            d0 += 1
+    return d0
 
 
 def auto_priority_colours(puzzle: Puzzle) -> list[int]:

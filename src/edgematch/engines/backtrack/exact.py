@@ -17,6 +17,7 @@ from . import kernel as K
 from .bit_kernel import bit_search
 from .placements import start_arrays
 from .plan import P_NCHK, list_kernel_tables
+from .prefix_filter import PrefixFilter
 
 #: What this engine counts as a node (the statistics key every engine fills).
 NODES_ARE = "nodes = every (tile, rotation) the search places on a square, counted when placed"
@@ -119,6 +120,7 @@ def _search_one(
         tables = plan_tables(plan)
         board = tables.board(board)
         rows = tables.rows(rows)
+        prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, rows[:, None, :].copy(), np.zeros(D + 1, np.int32))
     checks = rows if (rows[:, P_NCHK] > 0).any() else None
     if bits is not None:
         umask = bits.used_masks(used)
@@ -136,6 +138,8 @@ def _search_one(
     def run_slice(want: int) -> SliceReport:
         left = driver.solutions_left()
         max_solutions = -1 if left is None else left
+        if bits is None:
+            cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
         if bits is not None:
             nodes, leaves, written, status = bit_search(
@@ -160,8 +164,8 @@ def _search_one(
             )
         else:
             nodes, leaves, written, status = K.exact_search(
-                tables.cand,
-                tables.starts,
+                cand,
+                starts,
                 tables.pcol,
                 plan.order,
                 rows,
@@ -178,6 +182,9 @@ def _search_one(
                 np.int64(tables.cmask),
                 np.int64(tables.pmask),
             )
+            if prefix.leave(board, used, cur, end, state, status == K.FINISHED, D, clear=False):
+                status = K.BUDGET  # only the settled prefix's first depth is exhausted
+            prefix.note(total.statistics)
         total.statistics["kernel_calls"] += 1
         for d in np.flatnonzero(npd):
             total.nodes_per_depth[d] += int(npd[d])
