@@ -103,12 +103,26 @@ def test_search_time_limit_and_fill(capsys, tmp_path):
     assert run_cli(capsys, "score", "owen1-8x8", out_file, "--json")[0] == 0
 
 
+def test_search_with_blackwoods_method(capsys, tmp_path):
+    """His order, break indexes, pattern bound and sorted lists, on e2 for a few nodes."""
+    out_file = tmp_path / "best.txt"
+    code, out, _ = run_cli(capsys, "search", "e2", "--order", "blackwood", "--schedule", "blackwood",
+                           "--priority-colours", "20,5,7", "--priority-schedule", "blackwood", "--priority-first",
+                           "--seed", "1", "--node-limit", "3000000", "--jobs", "1", "--out", out_file, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["statistics"]["priority_first"] is True and data["statistics"]["order"] == "blackwood"
+    assert data["best_score"] > 100 and data["statistics"]["priority_colours"] == [20, 5, 7]
+    assert run_cli(capsys, "score", "e2", out_file, "--json")[0] == 0
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["count", "owen1-4x4", "--order", "zigzag"], "neither a scan order"),
     (["search", "owen1-4x4", "--schedule", "sometimes"], "schedule"),
     (["count", "owen1-4x4", "--frobnicate"], "unrecognized arguments"),
     (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
     (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
+    (["search", "owen1-4x4", "--priority-first"], "--priority-first needs --priority-colours"),
+    (["search", "owen1-4x4", "--schedule", "blackwood"], "16x16"),
     (["count", "e2", "--kernel", "bits"], "--kernel lists"),
     (["count", "owen1-4x4", "--kernel", "bits", "--solver", "cpsat"], "--kernel"),
 ])

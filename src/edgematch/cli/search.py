@@ -22,6 +22,7 @@ EXAMPLES = """examples:
   edgematch search e2 --order e2path --schedule julia:470 --seed 1 --restart-nodes 2e9 --out best.txt
   edgematch search owen1-8x8 --schedule 3 --target 110 --json
   edgematch search e2 --order e2path --schedule julia:470 --priority-colours auto --priority-schedule julia:470
+  edgematch search e2 --order blackwood --schedule blackwood --priority-colours 20,5,7 --priority-schedule blackwood --priority-first
 
 schedule forms (tiles = tiles on the board, hints included):
   N                    N invalid joins allowed at any point
@@ -87,7 +88,13 @@ def register(sub) -> None:
         "--priority-schedule",
         metavar="SPEC",
         help="minimum number of sides of the priority colours placed per number of tiles "
-        "(schedule forms, or julia:TARGET)",
+        "(schedule forms, julia:TARGET, or blackwood)",
+    )
+    p.add_argument(
+        "--priority-first",
+        action="store_true",
+        help="try the tiles with more sides of the priority colours first; the first one below the bound "
+        "ends its list (Blackwood's lists)",
     )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
@@ -111,8 +118,11 @@ def run(args) -> int:
     if args.priority_colours:
         extra["priority_colours"] = _colours(args.priority_colours)
         extra["priority_schedule"] = args.priority_schedule
-    elif args.priority_schedule:
-        raise InputError("--priority-schedule needs --priority-colours")
+        extra["priority_first"] = args.priority_first
+    elif args.priority_schedule or args.priority_first:
+        raise InputError(
+            f"{'--priority-schedule' if args.priority_schedule else '--priority-first'} needs --priority-colours"
+        )
     fmt = None
     if args.out:
         fmt = args.board_format or ("edgematch" if args.out == "-" else format_for_extension(args.out, BOARD_FORMATS))

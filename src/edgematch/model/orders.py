@@ -20,6 +20,12 @@ Names (``--order``):
                 bottom-left quadrant as growing squares, the rest of the bottom half by
                 rows, the middle rows, the top band column by column and a final block
                 peeled row/column alternately.  On 16x16 it is exactly the package's path.
+``blackwood``   the scan order of Joshua Blackwood's record solver (libblackwood's JB470,
+                default corner BL): rows from the corner's row up to the last five rows,
+                then the five-by-five block at the far corner of those rows row by row,
+                the middle columns each across the five rows, and the last four columns
+                peeled row and column alternately.  On boards smaller than 10 x 6,
+                where those parts do not fit, the row scan from the same corner.
 """
 
 from __future__ import annotations
@@ -34,9 +40,9 @@ import numpy as np
 from ..errors import InputError
 from .squares import parse_square, square_name
 
-ORDER_NAMES = ("rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame", "e2path")
+ORDER_NAMES = ("rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame", "e2path", "blackwood")
 CORNERS = ("TL", "TR", "BL", "BR")
-DEFAULT_CORNER = {"e2path": "BL"}
+DEFAULT_CORNER = {"e2path": "BL", "blackwood": "BL"}
 
 
 # ---------------------------------------------------------------------------- generators
@@ -126,6 +132,23 @@ def _e2path(width: int, height: int) -> list[tuple[int, int]]:
     return [(height - 1 - r, c) for r, c in unique]
 
 
+def _blackwood(width: int, height: int) -> list[tuple[int, int]]:
+    """JB470's order from the top-left corner (its last five rows are rows H-5 .. H-1)."""
+    if width < 10 or height < 6:
+        return _rowscan(width, height)
+    band = list(range(height - 5, height))  # the last five rows, nearest the start first
+    cells = [(r, c) for r in range(height - 5) for c in range(width)]
+    cells += [(r, c) for r in band for c in range(5)]
+    cells += [(r, c) for c in range(5, width - 4) for r in band]
+    right = width - 4
+    cells += [(band[0], c) for c in range(right, width)]
+    cells += [(r, right) for r in band[1:]]
+    cells += [(band[1], c) for c in range(right + 1, width)]
+    cells += [(r, right + 1) for r in band[2:]]
+    cells += [(r, c) for r in band[2:] for c in (right + 2, right + 3)]
+    return cells
+
+
 _GENERATORS = {
     "rowscan": _rowscan,
     "colscan": _colscan,
@@ -134,6 +157,7 @@ _GENERATORS = {
     "diagonal": _diagonal,
     "frame": _frame,
     "e2path": lambda w, h: _orient(_e2path(w, h), "BL", w, h),  # back to the TL frame
+    "blackwood": _blackwood,
 }
 
 

@@ -16,6 +16,11 @@ Accepted text forms (``--schedule``):
 ``D:E,D:E,...``       from D tiles on, E errors (0 before the first pair);
 ``breaks:B1,B2,...``  Blackwood-style break indexes;
 ``julia:TARGET``      the Julia package's formula;
+``blackwood``         on 16x16 boards: as an error schedule, Blackwood's break indexes of
+                      his 470 board (libblackwood's JB470: ``breaks:198,204,211,217,222,
+                      226,230,234,237,239``, his depths 197, 203, ... counted as tiles placed);
+                      as a priority schedule, his colour-pattern bound (at least 2 sides
+                      after 18 tiles rising to 119 after 161, see :func:`blackwood_pattern_bound`);
 ``list:E1,E2,...``    one value per number of tiles (1, 2, ...), the last value extends;
 a file name          a file holding any of the above (newlines count as commas).
 
@@ -95,6 +100,12 @@ def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> 
         return _parse_text(joined, n_squares, max_score, what)
     if re.fullmatch(r"\d+", text):
         return np.full(n_squares + 1, int(text), dtype=np.int64)
+    if text.lower() == "blackwood":
+        if n_squares != 256:
+            raise InputError(f"{what}: 'blackwood' is made for 16x16 boards (this one has {n_squares} squares)")
+        if what == "priority schedule":
+            return blackwood_pattern_bound()
+        return _parse_text("breaks:" + ",".join(str(d + 1) for d in BLACKWOOD_BREAK_DEPTHS), n_squares, max_score, what)
     head, _, body = text.partition(":")
     kind = head.strip().lower()
     if kind == "breaks":
@@ -124,16 +135,45 @@ def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> 
             values[depth:] = errors
         return values
     raise InputError(
-        f"{what}: cannot read '{spec}' (use N, D:E,D:E..., breaks:B1,B2,..., julia:TARGET, list:E1,E2,... or a file)"
+        f"{what}: cannot read '{spec}' "
+        "(use N, D:E,D:E..., breaks:B1,B2,..., julia:TARGET, blackwood, list:E1,E2,... or a file)"
     )
 
 
 def _looks_like_spec(text: str) -> bool:
     return (
         bool(re.fullmatch(r"\d+", text))
+        or text.lower() == "blackwood"
         or bool(re.match(r"(breaks|julia|list):", text, re.I))
         or bool(re.fullmatch(r"(\d+:\d+[\s,;]*)+", text))
     )
+
+
+#: Blackwood's break depths for 470 (libblackwood's JB470): at his depth d (0-based, every
+#: tile counted, the starter too) as many invalid joins are allowed as entries are <= d.
+BLACKWOOD_BREAK_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
+
+
+def blackwood_pattern_bound() -> np.ndarray:
+    """Blackwood's colour-pattern bound on 16x16 (libblackwood's JB470): at his depth ``d``
+    (17 .. 160) the tiles placed must carry at least ``T(d)`` sides of the pattern colours,
+    a piecewise-linear ramp from 2 to 119 (of the 122 such sides of e2's colours 20, 5 and
+    7); indexed here by tiles placed, ``d + 1``, and held after depth 160."""
+    values = np.zeros(257, dtype=np.int64)
+    for d in range(17, 161):
+        if d <= 26:
+            bound = (d - 16) * 2.8
+        elif d <= 56:
+            bound = (d - 26) * 1.43333 + 28
+        elif d <= 76:
+            bound = (d - 56) * 0.9 + 71
+        elif d <= 102:
+            bound = (d - 76) * 0.6538 + 89
+        else:
+            bound = (d - 102) / 4.4615 + 106
+        values[d + 1] = math.floor(bound)
+    values[162:] = values[161]
+    return values
 
 
 def julia_schedule(target: int, n_squares: int, max_score: int) -> np.ndarray:

@@ -22,6 +22,10 @@ from .placements import start_arrays
 from .plan import P_NCHK, build_plan, list_kernel_tables
 from .prefix_filter import PrefixFilter
 
+#: with ``priority_first``, the first candidate below the priority bound ends its list
+#: (off only to test that the cut searches the same tree as skipping candidate by candidate)
+CUT_SORTED_LISTS = True
+
 
 def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
     """The best board the schedule allows below ``start``, into ``total``."""
@@ -43,6 +47,7 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
         "complete_boards": 0,
         "kernel_calls": 0,
         "frame_exact": solver.frame_exact,
+        "priority_first": bool(solver.priority_first and priority),
     }
     note_rotation_set(solver, total)
     restart = 0
@@ -137,6 +142,7 @@ def _run(
     allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
+    priority_first = bool(solver.priority_first) and priority_weights is not None
     plan = build_plan(
         puzzle,
         squares,
@@ -145,6 +151,7 @@ def _run(
         seed=seed,
         each_rotation=solver.each_rotation,
         rotation_set=solver.rotation_set(puzzle),
+        preference=prio_w if priority_first else None,
     )
     if len(total.nodes_per_depth) < D:
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
@@ -221,6 +228,7 @@ def _run(
             checks0,
             np.int64(tables.cmask),
             np.int64(tables.pmask),
+            priority_first and CUT_SORTED_LISTS,
         )
         total.statistics["kernel_calls"] += 1
         fell_back = prefix.leave(

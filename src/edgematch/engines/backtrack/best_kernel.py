@@ -28,6 +28,24 @@ from .kernel import BUDGET, FINISHED, TARGET, colour, placement
 from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 
 
+@njit(inline="always")
+def first_fit(cand, first, after, used, taken, pmask, prio_w, placed_prio, need, prio_sorted):
+    """The first entry of ``cand[first:after]`` whose tile is free (``taken`` counts as
+    used: the tile about to be placed) and keeps the priority bound, or ``after``: the
+    look into a child's list before descending, so that a dead child costs no descent."""
+    while first < after:
+        q = (cand[U(first)] & pmask) >> 2
+        if prio_w is not None and placed_prio + prio_w[U(q)] < need:
+            if prio_sorted:
+                return after
+            first += 1
+            continue
+        if not used[U(q)] and q != taken:
+            return first
+        first += 1
+    return after
+
+
 @njit(cache=True)
 def phase_range(phases, d, j, board, pcol, starts, cmask):
     """Candidate range ``(first, end)`` of phase ``j`` at depth ``d`` (outside the hot loop;
@@ -72,8 +90,13 @@ def best_search(
     checks0,
     cmask,
     pmask,
+    prio_sorted,
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
+
+    ``prio_sorted``: every list is sorted by ``prio_w``, largest first, so the first
+    candidate below the priority bound ends its list (Blackwood's cut; the same tree as
+    skipping every later candidate, which fails the bound too).
 
     ``prio_w`` is None when no colours are prioritised: Numba then compiles the
     priority test out of the candidate loop.  ``rows0`` is ``phases[:, 0, :]`` made
@@ -125,6 +148,9 @@ def best_search(
                 if used[U(t)]:
                     continue
                 if prio_w is not None and prio_stack[U(d)] + prio_w[U(t)] < prio_min[U(d)]:
+                    if prio_sorted:
+                        i = hi
+                        break
                     continue
                 if checks0 is not None and checks0[U(d), P_NCHK] > 0:
                     ok = True
@@ -190,12 +216,11 @@ def best_search(
                     e_flag = min(e + 1, d0)
                     while e_flag < d0 and match_stack[U(e_flag)] <= best and match_stack[U(e_flag)] < target:
                         e_flag += 1
-                    if e < d0 and prio_w is None:
-                        while first < after:
-                            q = (cand[U(first)] & pmask) >> 2
-                            if not used[U(q)] and q != t:
-                                break
-                            first += 1
+                    if e < d0:
+                        placed_prio = 0 if prio_w is None else prio_stack[U(d)] + prio_w[U(t)]
+                        first = first_fit(
+                            cand, first, after, used, t, pmask, prio_w, placed_prio, prio_min[U(e)], prio_sorted
+                        )
                         if first >= after:
                             if matched >= target:
                                 state[0] = d
@@ -218,17 +243,13 @@ def best_search(
                         state[0] = d
                         return nodes, complete, BUDGET
                     break
-                if prio_w is None:
-                    while first < after:
-                        q = (cand[U(first)] & pmask) >> 2
-                        if not used[U(q)] and q != t:
-                            break
-                        first += 1
-                    if first >= after:
-                        if nodes >= node_budget:
-                            state[0] = d
-                            return nodes, complete, BUDGET
-                        break
+                placed_prio = 0 if prio_w is None else prio_stack[U(d)] + prio_w[U(t)]
+                first = first_fit(cand, first, after, used, t, pmask, prio_w, placed_prio, prio_min[U(e)], prio_sorted)
+                if first >= after:
+                    if nodes >= node_budget:
+                        state[0] = d
+                        return nodes, complete, BUDGET
+                    break
                 used[U(t)] = 1
                 if prio_w is not None:
                     prio_stack[U(e)] = prio_stack[U(d)] + prio_w[U(t)]
@@ -238,7 +259,7 @@ def best_search(
                 if nodes >= node_budget:
                     state[0] = d
                     return nodes, complete, BUDGET
-                if prio_w is not None or (checks0 is not None and checks0[U(d), P_NCHK] > 0):
+                if checks0 is not None and checks0[U(d), P_NCHK] > 0:
                     break
                 found = cand[U(first)]
                 cur[U(d)] = first + 1
@@ -258,6 +279,9 @@ def best_search(
                 if used[U((p & pmask) >> 2)]:
                     continue
                 if prio_w is not None and prio_before + prio_w[U((p & pmask) >> 2)] < need:
+                    if prio_sorted:
+                        i = hi
+                        break
                     continue
                 found = p
                 break
@@ -273,6 +297,9 @@ def best_search(
                 if used[U(t)]:
                     continue
                 if prio_w is not None and prio_before + prio_w[U(t)] < need:
+                    if prio_sorted:
+                        i = hi
+                        break
                     continue
                 if n_check > 0:
                     ok = True
@@ -328,14 +355,13 @@ def best_search(
                     return nodes, complete, BUDGET
                 continue
             e = d + 1
-            if (
-                prio_w is None
-                and phases[U(e), 0, P_NCHK] == 0
-                and (n_phases[U(e)] == 1 or phases[U(e), 1, P_ERR] > allowed[U(e)] - errors)
+            if phases[U(e), 0, P_NCHK] == 0 and (
+                n_phases[U(e)] == 1 or phases[U(e), 1, P_ERR] > allowed[U(e)] - errors
             ):
                 # Only exact fits can follow: descend only if the child's list holds a
-                # tile still free (``found``'s own counts as taken).  Otherwise the child
-                # is a dead end known now, and the loop stays at depth d.
+                # tile still free (``found``'s own counts as taken) that keeps the
+                # priority bound.  Otherwise the child is a dead end known now, and the
+                # loop stays at depth d.
                 k = phases[U(e), 0, P_BASE]
                 for q in range(phases[U(e), 0, P_NKEY]):
                     col = P_KEY + 3 * q
@@ -346,11 +372,8 @@ def best_search(
                 first = starts[U(k)]
                 after = starts[U(k + 1)]
                 t = (found & pmask) >> 2
-                while first < after:
-                    q = (cand[U(first)] & pmask) >> 2
-                    if not used[U(q)] and q != t:
-                        break
-                    first += 1
+                placed_prio = 0 if prio_w is None else prio_before + prio_w[U(t)]
+                first = first_fit(cand, first, after, used, t, pmask, prio_w, placed_prio, prio_min[U(e)], prio_sorted)
                 if first >= after:
                     board[U(sq)] = -1
                     if matched >= target:

@@ -149,6 +149,7 @@ class _TableBuilder:
         n_colours: int,
         rng: np.random.Generator | None,
         placement_colour: np.ndarray | None = None,
+        preference: np.ndarray | None = None,
     ):
         self.shown = shown  # (P, 4) dense colours, -1 grey
         self.allowed = allowed  # (P,) bool: distinct rotation of a tile that is not a hint
@@ -156,6 +157,8 @@ class _TableBuilder:
         self.rng = rng
         # (P,) square colour a placement is restricted to (-1: either); None: tables not split
         self.placement_colour = placement_colour
+        # (n_tiles,) tiles with a larger value come first in every list (ties: seed order)
+        self.preference = preference
         self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
         self.cand_parts: list[np.ndarray] = []
         self.colour_parts: list[np.ndarray] = []
@@ -184,6 +187,8 @@ class _TableBuilder:
         placements = np.flatnonzero(fits)
         if self.rng is not None:
             placements = self.rng.permutation(placements)
+        if self.preference is not None:
+            placements = placements[np.argsort(-self.preference[placements // 4], kind="stable")]
         keys = np.zeros(len(placements), dtype=np.int64)
         mult = 1
         for s in key_sides:
@@ -227,6 +232,7 @@ def build_plan(
     each_rotation: bool = False,
     rotation_set: RotationSet | None = None,
     colour_tables: bool = False,
+    preference: np.ndarray | None = None,
 ) -> SearchPlan:
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
@@ -238,6 +244,8 @@ def build_plan(
     or its plain data) files only placement ``t * 4 + rotations[t]`` of every tile that is
     not a hint (hints keep theirs); when it has colours, or with ``colour_tables``, the
     tables are split by square colour (see the module notes and ``cand_colour``).
+    ``preference`` (one number per tile) sorts every list by it, largest first, the seed's
+    order kept among equals: Blackwood's lists, richest in the priority colours first.
     """
     W, H = puzzle.width, puzzle.height
     n_sq = W * H
@@ -271,7 +279,7 @@ def build_plan(
     for t in hint_tiles:
         allowed[t * 4 : t * 4 + 4] = False
     builder = _TableBuilder(
-        shown, allowed, C, np.random.default_rng(seed) if seed is not None else None, placement_colour
+        shown, allowed, C, np.random.default_rng(seed) if seed is not None else None, placement_colour, preference
     )
 
     board0 = np.full(n_sq, -1, dtype=np.int32)

@@ -105,6 +105,10 @@ class BacktrackSolver(Engine):
         choice, see :func:`.best.auto_priority_colours`), and the minimum number of their sides
         placed per number of tiles on the board (same forms as ``schedule``, or
         ``julia:TARGET`` for the package's logistic bound).
+    priority_first:
+        Best mode, with priority colours: every candidate list tries the tiles with more
+        sides of those colours first (the seed orders equals), and the first candidate
+        below the bound ends its list, as in Blackwood's solver.
     kernel:
         Exact modes: ``auto`` (default) runs the bitboard kernel (:mod:`.bit_kernel`)
         when every class of tiles has at most 64 members and the list kernel
@@ -137,6 +141,7 @@ class BacktrackSolver(Engine):
         restart_nodes: int | None = None,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
+        priority_first: bool = False,
         kernel: str = "auto",
         progress: ProgressCallback | None = None,
         progress_interval: float = 0.5,
@@ -161,6 +166,7 @@ class BacktrackSolver(Engine):
         self.restart_nodes = restart_nodes
         self.priority_colours = list(priority_colours) if priority_colours is not None else None
         self.priority_schedule = priority_schedule
+        self.priority_first = bool(priority_first)
         self.progress = progress
         self.progress_interval = progress_interval
         if rotations is not None and symmetry:
