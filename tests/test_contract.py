@@ -14,7 +14,7 @@ import pytest
 
 from edgematch.engines import SOLVERS, make_solver
 from edgematch.engines.backtrack import BacktrackSolver
-from edgematch.engines.base import Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason, Subtree
+from edgematch.engines.base import NOTHING_SEARCHED, Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason, Subtree
 from edgematch.engines.result import SearchResult
 from edgematch.errors import InputError
 from edgematch.generator import generate
@@ -183,6 +183,27 @@ def test_the_driver_checks_limits_in_its_documented_order():
 
     assert driver.run(one_slice_then_stop) is False
     assert result.stopped_by == StopReason.INTERRUPTED and driver.nodes_done == 10
+    assert "interrupted" not in result.statistics
+
+
+def test_a_signal_in_the_first_slices_compiler_says_nothing_was_searched():
+    """The signal handler's KeyboardInterrupt inside the first slice (a kernel compiling)
+    ends the run with nothing searched, and the result says so, as the command's own
+    interrupted result does when the signal comes before the search."""
+    result = SearchResult()
+    flag = StopFlag()
+    driver = SliceDriver(result, Limits(), stop=flag, first_budget=10)
+
+    def compiling(budget):
+        assert flag.warming
+        flag.signal = 2
+        flag.set()
+        flag.interrupted_warming = True
+        raise KeyboardInterrupt
+
+    assert driver.run(compiling) is False
+    assert result.stopped_by == StopReason.INTERRUPTED and result.nodes == 0
+    assert result.statistics["interrupted"] == NOTHING_SEARCHED
 
 
 @pytest.mark.parametrize("name", sorted(CAN))

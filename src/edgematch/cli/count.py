@@ -14,7 +14,7 @@ import threading
 import time
 
 from ..engines import SOLVERS, make_solver
-from ..engines.base import StopFlag, StopReason, stop_on_signals
+from ..engines.base import NOTHING_SEARCHED, StopFlag, StopReason, stop_on_signals
 from ..engines.result import SearchResult
 from ..errors import InputError
 from ..model.tiles import rotation_convention
@@ -263,7 +263,7 @@ def run_search(args, call, report, **extra) -> int:
 def interrupted_result(args, stop: StopFlag, seconds: float) -> SearchResult:
     """The result of a search a signal ended before it returned one of its own."""
     what = (
-        "nothing was searched yet (interrupted while the kernels compiled)"
+        NOTHING_SEARCHED
         if stop.warming or stop.interrupted_warming
         else "a second Ctrl-C interrupted at once: the statistics of the search were lost"
     )

@@ -309,6 +309,8 @@ class SliceDriver:
                 if report.end_run:
                     return False
         except KeyboardInterrupt:
+            if self.stop is not None and self.stop.interrupted_warming and self.nodes_done == 0:
+                self.result.statistics["interrupted"] = NOTHING_SEARCHED
             return self.halt(StopReason.INTERRUPTED)
 
     def _first_slice(self, run_slice: Callable[[int], SliceReport], want: int) -> SliceReport:
@@ -533,6 +535,9 @@ def stop_on_signals(stop: StopFlag):
         for sig, previous in installed.items():
             signal.signal(sig, previous)
 
+
+#: What a search a signal stopped while its first kernel compiled reports.
+NOTHING_SEARCHED = "nothing was searched yet (interrupted while the kernels compiled)"
 
 #: Seconds the main thread has to take a signal that came while a kernel compiled.
 ABANDON_AFTER = 1.0
