@@ -231,9 +231,7 @@ def _run(
             priority_first and CUT_SORTED_LISTS,
         )
         total.statistics["kernel_calls"] += 1
-        fell_back = prefix.leave(
-            board, used, cur, end, state, status == K.FINISHED, _exact_before(state, err_stack, allowed), clear=True
-        )
+        fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=True)
         run_nodes += int(nodes)
         prefix.note(total.statistics)
         total.statistics["complete_boards"] += int(complete_boards)
@@ -257,17 +255,6 @@ def _run(
         )
 
     return driver.run(run_slice)
-
-
-def _exact_before(state, err_stack, allowed) -> int:
-    """The first depth at which the best kernel, started at ``state[1]``, runs phases: the
-    depths before it can only take exact fits (the kernel's own rule)."""
-    d0 = int(state[1])
-    last = int(state[2]) - 1
-    if err_stack[d0] == 0:
-        while d0 < last and allowed[d0] == 0:
-            d0 += 1
-    return d0
 
 
 def auto_priority_colours(puzzle: Puzzle) -> list[int]:

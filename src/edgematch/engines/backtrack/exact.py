@@ -138,6 +138,7 @@ def _search_one(
     def run_slice(want: int) -> SliceReport:
         left = driver.solutions_left()
         max_solutions = -1 if left is None else left
+        fell_back = False
         if bits is None:
             cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
@@ -182,8 +183,7 @@ def _search_one(
                 np.int64(tables.cmask),
                 np.int64(tables.pmask),
             )
-            if prefix.leave(board, used, cur, end, state, status == K.FINISHED, D, clear=False):
-                status = K.BUDGET  # only the settled prefix's first depth is exhausted
+            fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=False)
             prefix.note(total.statistics)
         total.statistics["kernel_calls"] += 1
         for d in np.flatnonzero(npd):
@@ -191,7 +191,7 @@ def _search_one(
         return SliceReport(
             nodes=int(nodes),
             solutions=int(leaves),
-            finished=status == K.FINISHED,
+            finished=status == K.FINISHED and not fell_back,
             boards=[Board.from_codes(owner, out[r]) for r in range(written)],
         )
 

@@ -14,9 +14,10 @@ skipped as used, so nodes, nodes per depth and every count stay identical (tests
 
 Between slices every index of the search state (``cur``, ``end``) is an index of the full
 tables, so whatever reads the state between slices (checkpoints, splits) sees the same
-thing as without the filter.  Measured with the prototype of this module on e2
-(``search e2 --order e2path --schedule julia:470``, one core, 2e9 nodes): 70.0 to 79.9 million
-nodes per second; e2dev/bench-hard (row scan, exact): 97.9 to 101.6.
+thing as without the filter.  Measured on one core: ``search e2 --order e2path --schedule
+julia:470`` for 40 s, 75.3 to 79.1 million nodes per second (the prototype of this module:
+70.0 to 79.9 over the first 2e9 nodes, 74.0 to 78.0 over 3e9); e2dev/bench-hard (row scan,
+exact, 1e9 nodes): 97.9 to 101.6.
 """
 
 from __future__ import annotations
@@ -25,35 +26,29 @@ import numpy as np
 from numba import njit
 from numba import uint64 as U
 
-from .kernel import colour
-from .plan import P_BASE, P_KEY, P_NKEY
+from .best_kernel import phase_range
 
 #: settled depths are this many depths above the shallowest one the last slice placed at,
-#: so that a slice rarely backtracks into the prefix it filtered out (measured on e2: a
-#: margin of 0 fell back in 45 % of the slices, 8 in 3 %, for the same speed otherwise)
+#: so that a slice rarely backtracks into the prefix it filtered out (the prototype on e2,
+#: 98 slices of 2e7 nodes: a margin of 0 fell back in 44, 4 in 20, 12 in 3; 4 and 12 ran
+#: at 79.9 and 79.8 million nodes per second)
 MARGIN = 8
-#: filter only when at least this many depths are settled (fewer save too little)
+#: filter only when at least this many depths are settled (a copy of the tables for a few
+#: tiles fewer is not worth making)
 MIN_SETTLED = 8
 #: the filter can be switched off (benchmarks measure both)
 ENABLED = True
 
 
 @njit(cache=True)
-def full_ranges(phases, phase, exact_before, lo, hi, board, pcol, starts, cmask, position, cur, end):
+def full_ranges(phases, phase, lo, hi, board, pcol, starts, cmask, position, cur, end):
     """Turn ``cur`` / ``end`` of depths ``lo .. hi`` from filtered indices back into indices
-    of the full tables: each depth's list is looked up again from the board (phase 0 before
-    ``exact_before``, where the best kernel keeps no phase), the next entry to try becomes
-    its position in the full list, or the list's end when none is left."""
+    of the full tables: each depth's list is looked up again from the board, the next
+    entry to try becomes its position in the full list, or the list's end when none is
+    left.  ``phase[q]`` is 0 wherever the best kernel runs without phases (its phase stack
+    starts at zeros and only the phased loop writes other values)."""
     for q in range(lo, hi + 1):
-        j = 0 if q < exact_before else phase[U(q)]
-        k = phases[U(q), U(j), P_BASE]
-        for i in range(phases[U(q), U(j), P_NKEY]):
-            col = P_KEY + 3 * i
-            k += (
-                colour(pcol, board[U(phases[U(q), U(j), col])], phases[U(q), U(j), col + 1], cmask)
-                * phases[U(q), U(j), col + 2]
-            )
-        after = starts[U(k + 1)]
+        after = phase_range(phases, q, phase[U(q)], board, pcol, starts, cmask)[1]
         if cur[U(q)] < end[U(q)]:
             cur[U(q)] = position[U(cur[U(q)])]
         else:
@@ -118,15 +113,13 @@ class PrefixFilter:
         self.slices += 1
         return self.tables.cand[keep], kept_before[self.tables.starts]
 
-    def leave(self, board, used, cur, end, state, finished: bool, exact_before: int, clear: bool) -> bool:
+    def leave(self, board, used, cur, end, state, finished: bool, clear: bool) -> bool:
         """Bring the state back to the full tables after a slice; True when the slice ended
         only because it exhausted the first settled depth (the run goes on).
 
         Then the driver takes the kernel's step back: the square is emptied when ``clear``
         (the best kernel keeps deeper squares empty), the tile of the depth above is
-        freed, and the search continues from there on the full tables.  ``exact_before``
-        is the first depth the best kernel ran its phases at in this slice (the depths
-        before it read phase 0)."""
+        freed, and the search continues from there on the full tables."""
         floor = self.floor
         if floor < 0:
             return False
@@ -145,7 +138,6 @@ class PrefixFilter:
         full_ranges(
             self.phases,
             self.phase,
-            exact_before,
             floor,
             depth,
             board,
