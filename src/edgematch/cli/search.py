@@ -44,6 +44,18 @@ def _count(text: str, option: str) -> int:
     return int(value)
 
 
+def _turns(text: str) -> str | list[int]:
+    if text.strip().lower() == "all":
+        return "all"
+    try:
+        turns = [int(t) for t in text.replace(",", " ").split()]
+    except ValueError:
+        turns = []
+    if not turns or any(not 0 <= t <= 3 for t in turns):
+        raise InputError(f"--board-turns: '{text}' must be 0, 1, 2, 3, a list of them (0,2) or 'all'")
+    return turns
+
+
 def _colours(text: str) -> list:
     if text.strip().lower() == "auto":
         return ["auto"]
@@ -80,6 +92,12 @@ def register(sub) -> None:
     p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
     p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
     p.add_argument(
+        "--board-turns",
+        metavar="T",
+        help="search with the board turned T quarter turns clockwise (0-3), or 'all': restart k (or worker task k) "
+        "searches turn k mod 4 (default 0); boards are reported unturned",
+    )
+    p.add_argument(
         "--priority-colours",
         metavar="C,C,...",
         help="colours to place early (heuristic), or 'auto' for the Julia package's choice",
@@ -115,6 +133,8 @@ def run(args) -> int:
     )
     if args.restart_nodes is not None:
         extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
+    if args.board_turns is not None:
+        extra["board_turns"] = _turns(args.board_turns)
     if args.priority_colours:
         extra["priority_colours"] = _colours(args.priority_colours)
         extra["priority_schedule"] = args.priority_schedule

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import tiles as T
+from .board import EMPTY, Board
 from .puzzle import Hint, Puzzle
 
 
@@ -36,3 +37,50 @@ def symmetry_variants(puzzle: Puzzle) -> list[Puzzle]:
 def divides_raw_count_by(puzzle: Puzzle) -> int:
     """What symmetry breaking divides the raw count by: 4 on square boards, 2 otherwise."""
     return 4 if puzzle.width == puzzle.height else 2
+
+
+# ---------------------------------------------------------------------- whole-board turns
+def board_turns(puzzle: Puzzle) -> list[int]:
+    """The quarter turns that map the board onto a board of the same size: all four on a
+    square board, none and the half turn otherwise."""
+    return [0, 1, 2, 3] if puzzle.width == puzzle.height else [0, 2]
+
+
+def turn_square(square: int, width: int, height: int, turns: int) -> int:
+    """Where ``square`` of a ``width`` x ``height`` board lies after the board is turned
+    ``turns`` quarter turns clockwise (a quarter turn swaps width and height)."""
+    for _ in range(turns % 4):
+        row, col = divmod(square, width)
+        square = col * height + (height - 1 - row)
+        width, height = height, width
+    return square
+
+
+def turned_puzzle(puzzle: Puzzle, turns: int) -> Puzzle:
+    """The puzzle with its board turned ``turns`` quarter turns clockwise: the same tiles,
+    each hint on its turned square and turned with it.  Searching it with the same scan
+    order is a different search of the same puzzle (the hints sit elsewhere along the
+    order); :func:`turned_board` maps its boards back."""
+    turns %= 4
+    if turns == 0:
+        return puzzle
+    width, height = (puzzle.height, puzzle.width) if turns % 2 else (puzzle.width, puzzle.height)
+    hints = [
+        Hint(turn_square(h.square, puzzle.width, puzzle.height, turns), h.tile, (h.rotation + turns) % 4)
+        for h in puzzle.hints
+    ]
+    return Puzzle(puzzle.tiles, width, height, hints, puzzle.name)
+
+
+def turned_board(board: Board, target: Puzzle, turns: int) -> Board:
+    """``board`` turned ``turns`` quarter turns clockwise, as a board of ``target`` (the
+    turned puzzle, or the original one when turning back)."""
+    source = board.puzzle
+    tiles = np.full(target.n_squares, EMPTY, np.int32)
+    rotations = np.zeros(target.n_squares, np.int8)
+    for square in range(source.n_squares):
+        if board.tiles[square] >= 0:
+            moved = turn_square(square, source.width, source.height, turns)
+            tiles[moved] = board.tiles[square]
+            rotations[moved] = (int(board.rotations[square]) + turns) % 4
+    return Board(target, tiles, rotations)

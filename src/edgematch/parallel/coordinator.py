@@ -25,6 +25,13 @@ from .job import Job, Task, board_of, job_parts, split_task
 from .splitting import RESPLIT_LEVELS, SUBTREES_PER_WORKER, BudgetPolicy, estimates, first_split, root_task
 
 POLL_SECONDS = 0.25
+#: a portfolio task without ``restart_nodes`` ends after this many seconds and the next
+#: seed takes over, so that a killed run loses at most this much of each worker's search
+SEGMENT_SECONDS = 600.0
+#: statistics of the task that found the best board (how to search it again), never summed
+BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
+#: numeric statistics that describe the search (the same in every task), never summed
+DESCRIPTIONS = ("target",)
 
 
 @dataclass
@@ -41,8 +48,11 @@ class Tally:
     engine_statistics: dict = field(default_factory=dict)
 
     def add(self, outcome: dict, keep_boards: bool = True) -> None:
-        for name, value in (outcome.get("statistics") or {}).items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+        statistics = outcome.get("statistics") or {}
+        for name, value in statistics.items():
+            if name in BEST_STATISTICS:
+                continue
+            if name in DESCRIPTIONS or isinstance(value, bool) or not isinstance(value, (int, float)):
                 self.engine_statistics.setdefault(name, value)  # a description: the same in every task
             else:
                 self.engine_statistics[name] = self.engine_statistics.get(name, 0) + value
@@ -58,6 +68,9 @@ class Tally:
         best = outcome.get("best_score")
         if best is not None and outcome.get("best_board") is not None and best > self.best_score:
             self.best_score, self.best_board = int(best), outcome["best_board"]
+            for name in BEST_STATISTICS:
+                if name in statistics:
+                    self.engine_statistics[name] = statistics[name]
 
     @classmethod
     def of(cls, totals: Totals) -> Tally:
@@ -127,11 +140,20 @@ class Coordinator:
         self.started = time.perf_counter()
         self._last_progress = 0.0
         self.stopped_by: str | None = None
+        # a portfolio (seeded best-score search): task k is restart k, all below one start
+        self.portfolio = job.portfolio
+        self.segment_start: Task | None = None
+        self.exhausted = False  # a portfolio task searched the whole space: its best is optimal
 
     # ------------------------------------------------------------------ building the task list
     def start_new(self, start: Subtree | None = None) -> None:
         """Cut the whole search (below ``start``) into the first tasks."""
         _, _, variants = job_parts(self.job)
+        if self.portfolio:
+            engine, _, _ = job_parts(self.job)
+            self.segment_start = root_task(0, 0, start, engine.level_of(variants[0], start))
+            self._new_segments()
+            return
         wanted = max(1, self.per_worker * self.plan_workers // len(variants))
         for variant in range(len(variants)):
             engine, _, _ = job_parts(self.job)
@@ -161,9 +183,27 @@ class Coordinator:
         tasks = []
         for row in self.ledger.pending():
             s = row.start
-            tasks.append(Task(row.key, row.level, s["tiles"], s["rotations"], s["path"], row.variant, row.estimate))
+            task = Task(row.key, row.level, s["tiles"], s["rotations"], s["path"], row.variant, row.estimate)
+            task.segment = s.get("segment")
+            tasks.append(task)
         self.total = self.done
         self._queue(tasks)
+        if self.portfolio:
+            first = self.ledger.first_start()
+            self.segment_start = Task(0, first["level"], first["tiles"], first["rotations"], first["path"])
+            self._new_segments()
+
+    def _new_segments(self) -> None:
+        """Keep every worker busy with the portfolio's next restarts (task k: restart k)."""
+        assert self.segment_start is not None
+        root = self.segment_start
+        wanted = getattr(self.backend, "in_flight", self.backend.workers)
+        while len(self.pending) + len(self.running) < wanted and not self._run_over():
+            key = self._key()
+            task = Task(key, root.level, list(root.tiles), list(root.rotations), list(root.path), segment=key)
+            if self.ledger is not None:
+                self.ledger.add([(key, None, 0, task.level, task.start_text(), 1.0)])
+            self._queue([task])
 
     def _key(self) -> int:
         key = self.next_key
@@ -209,6 +249,8 @@ class Coordinator:
         nodes_left = self._nodes_left()  # no task may run past the run's own node limit
         if self.job.mode == "search":
             task.seconds = left  # a best-score search is not cut: each worker digs its own subtree
+            if self.portfolio and self.job.params.get("restart_nodes") is None:
+                task.seconds = SEGMENT_SECONDS if left is None else min(left, SEGMENT_SECONDS)
             task.nodes = nodes_left
             task.floor = self.tally.best_score
             return
@@ -229,7 +271,9 @@ class Coordinator:
             heapq.heappush(self.pending, (-task.estimate, task.key, task))
             return
         self._note_worker(outcome)
-        if outcome["complete"]:
+        if self.portfolio:
+            self._segment_ended(task, outcome)
+        elif outcome["complete"]:
             self._finished(task, outcome)
         elif (
             outcome["stopped_by"] in (StopReason.TIME, StopReason.NODES)
@@ -278,6 +322,16 @@ class Coordinator:
         if outcome.get("stopped_by") == StopReason.TARGET:
             self._end(StopReason.TARGET)
 
+    def _segment_ended(self, task: Task, outcome: dict) -> None:
+        """A portfolio restart ended (its budget, the run's end, or its whole space): it is
+        recorded as it is, never run again, and the next restart takes its worker."""
+        self._finished(task, outcome)
+        if outcome["complete"]:
+            self.exhausted = True
+            self._end(StopReason.SOLUTIONS)  # the others stop: nothing better exists
+        if not self.stop.is_set():
+            self._new_segments()
+
     def _cut(self, task: Task, outcome: dict) -> None:
         """The task ran out of budget: its work is thrown away and its subtree cut deeper."""
         self.resplits += 1
@@ -317,7 +371,9 @@ class Coordinator:
                     outcome = None
                 if outcome is None:
                     continue
-                if outcome["complete"]:
+                if self.portfolio:
+                    self._segment_ended(task, outcome)
+                elif outcome["complete"]:
                     self._finished(task, outcome)
                 else:
                     self.partial.add(outcome)
@@ -422,8 +478,8 @@ class Coordinator:
 
     def _result(self) -> SearchResult:
         _, puzzle, _ = job_parts(self.job)
-        complete = not self.pending and not self.running and not self.stop.is_set()
-        if self.stop.is_set():
+        complete = self.exhausted or (not self.pending and not self.running and not self.stop.is_set())
+        if self.stop.is_set() and not complete:
             self.stopped_by = str(self.stop.reason)
         result = SearchResult(solver=self.job.solver)
         result.rotations = "each" if self.job.params.get("each_rotation") else "distinct"

@@ -50,6 +50,16 @@ class Job:
     def symmetry(self) -> bool:
         return bool(self.params.get("symmetry"))
 
+    @property
+    def portfolio(self) -> bool:
+        """A seeded best-score search (a seed, restarts or board turns): its workers run
+        restarts of it side by side (task ``k``: restart ``k``) instead of subtrees."""
+        p = self.params
+        turns = p.get("board_turns", [0])
+        return self.mode == "search" and (
+            p.get("seed") is not None or p.get("restart_nodes") is not None or turns not in ([0], 0)
+        )
+
 
 @dataclass
 class Task:
@@ -69,6 +79,7 @@ class Task:
     nodes: int | None = None
     solutions: int | None = None
     floor: int = -1  # search: the best score already found elsewhere
+    segment: int | None = None  # a portfolio's restart number (its seed and board turn)
 
     @classmethod
     def of(cls, key: int, subtree: Subtree, variant: int = 0, estimate: float = 1.0) -> Task:
@@ -91,7 +102,10 @@ class Task:
 
     def start_text(self) -> dict:
         """What the run store keeps of the subtree."""
-        return {"level": self.level, "tiles": self.tiles, "rotations": self.rotations, "path": self.path}
+        text = {"level": self.level, "tiles": self.tiles, "rotations": self.rotations, "path": self.path}
+        if self.segment is not None:
+            text["segment"] = self.segment
+        return text
 
 
 # ---------------------------------------------------------------------- worker side
@@ -144,7 +158,10 @@ def run_task(
         result = engine.solve(searched, k=task.solutions, start=start, limits=limits)
     else:
         engine.shared_best = floor if floor is not None else (lambda: task.floor)  # type: ignore[attr-defined]
-        result = engine.best(searched, start=start, limits=limits)
+        if task.segment is None:
+            result = engine.best(searched, start=start, limits=limits)
+        else:
+            result = engine.best(searched, start=start, limits=limits, segment=task.segment)  # type: ignore[call-arg]
     return outcome_of(task.key, result, task.level, started)
 
 

@@ -174,6 +174,13 @@ class SubtreeLedger:
         )
         return [SubtreeRow(k, p, v, lv, json.loads(s), e, st) for k, p, v, lv, s, e, st in rows]
 
+    def first_start(self) -> dict:
+        """The start of the run's first subtree (a portfolio's restarts all share it)."""
+        row = self.conn.execute(
+            "SELECT start FROM subtrees WHERE run_id=? ORDER BY key LIMIT 1", (self.run_id,)
+        ).fetchone()
+        return json.loads(row[0])
+
     def has_rows(self) -> bool:
         row = self.conn.execute("SELECT 1 FROM subtrees WHERE run_id=? LIMIT 1", (self.run_id,)).fetchone()
         return row is not None

@@ -13,6 +13,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model import tiles as T
 from ...model.schedules import julia_priority_schedule, schedule_array
+from ...model.symmetry import turned_board, turned_puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
 from . import kernel as K
@@ -27,9 +28,27 @@ from .prefix_filter import PrefixFilter
 CUT_SORTED_LISTS = True
 
 
-def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback) -> SearchResult:
-    """The best board the schedule allows below ``start``, into ``total``."""
+def segment_seed(solver, segment: int) -> int | None:
+    """The shuffle seed of restart ``segment``: the solver's seed for a search that never
+    restarts, else ``seed + segment`` (0 + segment without a seed)."""
+    if segment == 0 and solver.restart_nodes is None:
+        return solver.seed
+    return (solver.seed or 0) + segment
+
+
+def best_search(
+    solver, puzzle: Puzzle, start, driver: SliceDriver, total: SearchResult, callback, segment: int | None = None
+) -> SearchResult:
+    """The best board the schedule allows below ``start``, into ``total``; ``segment``:
+    only that restart (see :meth:`.solver.BacktrackSolver.best`)."""
     variants = solver.variants(puzzle) if start is None else [puzzle]
+    turns = solver.turns(puzzle)
+    if start is not None and turns != [0]:
+        raise InputError("a start board cannot be combined with board turns (it fixes the board's orientation)")
+    if solver.rotations is not None and turns != [0]:
+        raise InputError("a rotation set cannot be combined with board turns (turning changes every tile's rotation)")
+    if len(turns) > 1 and solver.restart_nodes is None and segment is None:
+        raise InputError("several board turns need restarts (--restart-nodes) or a parallel run")
     n_sq = puzzle.n_squares
     allowed_by_tiles = schedule_array(solver.schedule, n_sq, max_score=puzzle.max_score, what="schedule")
     target = puzzle.max_score if solver.target is None else int(solver.target)
@@ -50,14 +69,16 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
         "priority_first": bool(solver.priority_first and priority),
     }
     note_rotation_set(solver, total)
-    restart = 0
+    restart = 0 if segment is None else int(segment)
     for variant in variants:  # one, or two symmetry classes on a rectangular board
         while True:
-            seed = solver.seed if solver.restart_nodes is None else (solver.seed or 0) + restart
+            seed = segment_seed(solver, restart)
+            turn = turns[restart % len(turns)]
             weights = prio_w if priority else None
+            before = total.best_score
             finished = _run(
                 solver,
-                variant,
+                turned_puzzle(variant, turn),
                 start,
                 seed,
                 allowed_by_tiles,
@@ -68,11 +89,16 @@ def best_search(solver, puzzle: Puzzle, start, driver: SliceDriver, total: Searc
                 driver,
                 total,
                 callback,
+                back=lambda board, to=variant, turn=turn: turned_board(board, to, -turn),
             )
-            if finished or total.stopped_by is not None:
+            if total.best_score > before:  # how to search this board again
+                total.statistics.update(best_seed=seed, best_turn=turn, best_restart=restart)
+            if finished or total.stopped_by is not None or segment is not None:
                 break
             restart += 1
             total.statistics["restarts"] = restart
+        if total.stopped_by is None and segment is not None and not finished:
+            total.stopped_by = StopReason.RESTARTS  # the segment's restart budget ran out
         if total.stopped_by is not None:
             break
     total.complete = total.stopped_by is None
@@ -133,8 +159,10 @@ def _run(
     driver: SliceDriver,
     total,
     callback,
+    back,
 ) -> bool:
-    """One run from the start board; True when its search space is exhausted."""
+    """One run from the start board; True when its search space is exhausted.  Boards
+    are kept as ``back(board)``: on the puzzle as given when ``puzzle`` is turned."""
     squares = solver.search_squares(puzzle)
     n_hints = len(puzzle.hints)
     D = len(squares)
@@ -162,7 +190,7 @@ def _run(
     start_prio = int(sum(prio_w[t] for t in board_obj.tiles if t >= 0))
     if start_score > total.best_score:
         total.best_score = start_score
-        total.best_board = board_obj
+        total.best_board = back(board_obj)
     if first >= D:
         if board_obj.is_complete:
             total.statistics["complete_boards"] += 1
@@ -239,7 +267,7 @@ def _run(
             total.nodes_per_depth[d] += int(npd[d])
         if state[4] > before:  # the kernel wrote a better board
             total.best_score = int(state[4])
-            total.best_board = Board.from_codes(puzzle, best_board)
+            total.best_board = back(Board.from_codes(puzzle, best_board))
         stop = None
         if total.best_score > reported:
             reported = total.best_score

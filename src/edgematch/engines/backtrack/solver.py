@@ -26,6 +26,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
 from ...model.rotation_sets import RotationSet
+from ...model.symmetry import board_turns
 from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, Subtree
 from ..result import SearchResult
@@ -99,7 +100,13 @@ class BacktrackSolver(Engine):
         Shuffle candidates within each look-up key (None: tile order).  Used by the best
         mode and its restarts; counts do not depend on it.
     restart_nodes:
-        Best mode: restart from an empty board with the next seed after this many nodes.
+        Best mode: restart from an empty board with the next seed after this many nodes
+        (restart ``k`` shuffles with ``seed + k``).
+    board_turns:
+        Best mode: search the puzzle with its board turned this many quarter turns
+        clockwise (the hints move, the scan order stays), ``"all"`` for every turn that
+        keeps the board's shape, or a list of turns: restart ``k`` searches turn
+        ``k mod len(list)``.  Boards are reported on the puzzle as given.
     priority_colours, priority_schedule:
         Best mode heuristic: colours to use up early (or ``["auto"]``: the Julia package's
         choice, see :func:`.best.auto_priority_colours`), and the minimum number of their sides
@@ -139,6 +146,7 @@ class BacktrackSolver(Engine):
         target: int | None = None,
         seed: int | None = None,
         restart_nodes: int | None = None,
+        board_turns: int | str | Iterable[int] = 0,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
         priority_first: bool = False,
@@ -164,6 +172,7 @@ class BacktrackSolver(Engine):
         self.target = target
         self.seed = seed
         self.restart_nodes = restart_nodes
+        self.board_turns = plain_turns(board_turns)
         self.priority_colours = list(priority_colours) if priority_colours is not None else None
         self.priority_schedule = priority_schedule
         self.priority_first = bool(priority_first)
@@ -190,6 +199,18 @@ class BacktrackSolver(Engine):
                 "it belongs to another puzzle"
             )
         return RotationSet.of_plain(puzzle, data)
+
+    def turns(self, puzzle: Puzzle) -> list[int]:
+        """The board turns the restarts cycle through on ``puzzle``."""
+        allowed = board_turns(puzzle)
+        turns = allowed if self.board_turns == "all" else [int(t) for t in self.board_turns]
+        wrong = [t for t in turns if t not in allowed]
+        if wrong:
+            raise InputError(
+                f"board turn {wrong[0]} does not keep the shape of this {puzzle.width}x{puzzle.height} board "
+                f"(turns: {', '.join(map(str, allowed))})"
+            )
+        return turns
 
     def _rotations_key(self):
         data = plain_rotations(self.rotations)
@@ -268,8 +289,12 @@ class BacktrackSolver(Engine):
         *,
         limits: Limits | None = None,
         callback: Callable[[Board, int], bool | None] | None = None,
+        segment: int | None = None,
     ) -> SearchResult:
         """Search for the largest score (matched inner joins) under the schedule.
+
+        ``segment``: run restart ``segment`` alone (its seed and board turn, for at most
+        ``restart_nodes`` nodes), as a task of a parallel portfolio does.
 
         ``result.best_score`` / ``result.best_board`` hold the best (possibly partial)
         board found; ``callback(board, score)`` is called when it improves (checked
@@ -281,7 +306,21 @@ class BacktrackSolver(Engine):
         driver = self.driver(
             total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES, slice_seconds=SLICE_SECONDS
         )
-        return best_search(self, puzzle, start, driver, total, callback)
+        return best_search(self, puzzle, start, driver, total, callback, segment)
+
+
+def plain_turns(turns) -> str | list[int]:
+    """Board turns as plain data: ``"all"`` or a list of quarter turns 0..3."""
+    if isinstance(turns, str) and turns.strip().lower() == "all":
+        return "all"
+    values = [turns] if isinstance(turns, (int, str)) else list(turns)
+    try:
+        plain = [int(t) for t in values]
+    except (TypeError, ValueError):
+        raise InputError(f"board turns must be 0..3, a list of them, or 'all', not {turns!r}") from None
+    if not plain or any(not 0 <= t <= 3 for t in plain):
+        raise InputError(f"board turns must be 0..3, a list of them, or 'all', not {turns!r}")
+    return plain
 
 
 def plain_rotations(rotations) -> dict | None:
