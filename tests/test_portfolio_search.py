@@ -89,18 +89,24 @@ def test_several_turns_need_restarts_and_no_start_board():
 
 
 def test_a_parallel_portfolio_runs_restarts_side_by_side_and_each_can_be_searched_again():
+    """Task k is restart k: searched alone with the nodes the task ran, every restart gives
+    the same best score and complete boards, and the restart named best finds the board."""
     puzzle = load("owen1-8x8")
     engine = make_solver("backtrack", board_turns="all", **SEARCH)
     result = parallel_search("search", engine, puzzle, jobs=2, limits=Limits(nodes=10 * 20_000))
     assert result.stopped_by == StopReason.NODES and result.nodes == 10 * 20_000
-    keys = sorted(s["key"] for s in result.statistics["subtrees"])
-    assert keys == list(range(10)) and all(s["nodes"] == 20_000 for s in result.statistics["subtrees"])
-    k = result.statistics["best_restart"]
-    alone = make_solver("backtrack", board_turns="all", **SEARCH).best(puzzle, segment=k)
-    assert alone.best_score == result.best_score
-    assert np.array_equal(alone.best_board.tiles, result.best_board.tiles)
-    serial = make_solver("backtrack", board_turns="all", node_limit=10 * 20_000, **SEARCH).best(puzzle)
-    assert serial.best_score == result.best_score  # the same ten restarts, in another order
+    tasks = sorted((s["key"], s["nodes"]) for s in result.statistics["subtrees"])
+    assert [k for k, _ in tasks] == list(range(len(tasks))) and all(0 < n <= 20_000 for _, n in tasks)
+    best_scores, counts = {}, {}
+    for k, nodes in tasks:
+        alone = make_solver("backtrack", board_turns="all", **SEARCH).best(puzzle, segment=k, limits=Limits(nodes=nodes))
+        best_scores[k] = alone.best_score
+        for score, n in alone.statistics["boards_by_score"].items():
+            counts[score] = counts.get(score, 0) + n
+        if k == result.statistics["best_restart"]:
+            assert np.array_equal(alone.best_board.tiles, result.best_board.tiles)
+    assert max(best_scores.values()) == result.best_score == best_scores[result.statistics["best_restart"]]
+    assert counts == result.statistics["boards_by_score"]
 
 
 def test_a_portfolio_that_exhausts_the_space_is_complete_with_the_optimum():
@@ -153,3 +159,120 @@ def test_cli_board_turns(capsys):
     assert stats["best_turn"] == stats["best_restart"] % 4 and stats["best_seed"] == 5 + stats["best_restart"]
     code, _, err = run_cli(capsys, "search", "owen1-8x8", "--schedule", "3", "--board-turns", "north")
     assert code == 2 and "--board-turns: 'north'" in err
+
+
+def _unsolvable(width, height, seed):
+    """A generated puzzle with one inner side recoloured to a colour no other side has."""
+    planted = generate(width, height, 3, 4, seed=seed).puzzle
+    tiles = planted.tiles.copy()
+    inner = int(np.flatnonzero((tiles > 0).all(axis=1))[0])
+    tiles[inner, seed % 4] = max(planted.inner_colours) + 1
+    return Puzzle(tiles, width, height)
+
+
+def _reference_complete_boards(puzzle, order, allowed):
+    """Complete boards per score of an exhaustive error-tolerant search: plain recursion,
+    frame joins exact, at most one invalid join per placed tile, ``allowed[n]`` invalid
+    joins in all once n tiles are placed."""
+    W, H = puzzle.width, puzzle.height
+    border = [r in (0, H - 1) or c in (0, W - 1) for r in range(H) for c in range(W)]
+    tiles = [tuple(int(c) for c in t) for t in puzzle.tiles]
+    counts: dict[int, int] = {}
+    board: dict[int, tuple[int, ...]] = {}
+    used = [False] * len(tiles)
+
+    def dfs(depth, errors):
+        if depth == len(order):
+            score = 2 * W * H - W - H - errors
+            counts[score] = counts.get(score, 0) + 1
+            return
+        square = order[depth]
+        r, c = divmod(square, W)
+        for t, colours in enumerate(tiles):
+            if used[t]:
+                continue
+            for shown in {tuple(colours[(s - k) % 4] for s in range(4)) for k in range(4)}:
+                new = 0
+                for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+                    rr, cc = r + dr, c + dc
+                    outside = not (0 <= rr < H and 0 <= cc < W)
+                    if outside != (shown[side] == 0):
+                        new = 9
+                        break
+                    other = rr * W + cc
+                    if not outside and other in board and board[other][(side + 2) % 4] != shown[side]:
+                        new += 9 if border[square] and border[other] else 1
+                if new <= 1 and errors + new <= allowed[depth + 1]:
+                    board[square] = shown
+                    used[t] = True
+                    dfs(depth + 1, errors + new)
+                    used[t] = False
+                    del board[square]
+
+    dfs(0, 0)
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_complete_boards_per_score_are_those_of_a_plain_search(seed):
+    puzzle = _unsolvable(4, 4, seed)
+    schedule = "list:0,0,0,0,0,0,1,1,1,1,1,2,2,2,2,3"
+    result = make_solver("backtrack", schedule=schedule, seed=seed, save_boards=puzzle.max_score - 2).best(puzzle)
+    assert result.complete
+    order = list(make_solver("backtrack").search_squares(puzzle))
+    allowed = [0] + [int(x) for x in schedule.split(":")[1].split(",")]
+    expected = _reference_complete_boards(puzzle, order, allowed)
+    assert result.statistics["boards_by_score"] == {str(s): n for s, n in sorted(expected.items())}
+    assert result.statistics["complete_boards"] == sum(expected.values())
+    kept = list(result.boards)
+    assert len(kept) == sum(n for s, n in expected.items() if s >= puzzle.max_score - 2)
+    assert all(b.is_complete and b.score() >= puzzle.max_score - 2 for b in kept)
+    assert len({(tuple(b.tiles), tuple(b.rotations)) for b in kept}) == len(kept)
+
+
+def test_a_full_buffer_of_kept_boards_ends_the_slice_and_loses_none(monkeypatch):
+    from edgematch.engines.backtrack import best as best_module
+
+    puzzle = _unsolvable(4, 4, 1)
+    options = dict(schedule="list:0,0,0,0,0,0,1,1,1,1,1,2,2,2,2,3", seed=1, save_boards=0)
+    wide = make_solver("backtrack", **options).best(puzzle)
+    monkeypatch.setattr(best_module, "SAVED_ROWS", 2)
+    narrow = make_solver("backtrack", **options).best(puzzle)
+    assert narrow.nodes == wide.nodes and len(narrow.boards) == len(wide.boards) > 2
+    assert [b.tiles.tolist() for b in narrow.boards] == [b.tiles.tolist() for b in wide.boards]
+
+
+def test_the_histogram_and_kept_boards_add_up_over_workers_and_sessions(tmp_path, capsys):
+    puzzle = load("owen1-6x6")
+    options = dict(schedule=6, seed=2, restart_nodes=200_000, save_boards=55)
+    serial = make_solver("backtrack", node_limit=6 * 200_000, **options).best(puzzle)
+    store = RunStore(tmp_path / "runs.sqlite")
+    engine = make_solver("backtrack", **options)
+    # two workers, 2 x 200,000 nodes: one whole restart each (a task stopped by the run's end
+    # is recorded as it is and never resumed, so other limits would cut restarts short)
+    first = parallel_search("search", engine, puzzle, jobs=2, limits=Limits(nodes=2 * 200_000), store=store)
+    run_id = first.statistics["run_id"]
+    _, again = resume_search(run_id, store, jobs=2, limits=Limits(nodes=6 * 200_000))
+    assert again.nodes == serial.nodes
+    assert again.statistics["boards_by_score"] == serial.statistics["boards_by_score"]  # the same six restarts
+    assert sorted(b.score() for b in again.boards) == sorted(b.score() for b in serial.boards)
+    store.close()
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--run", str(run_id), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["boards_by_score"] == serial.statistics["boards_by_score"]
+    assert data["best"]["score"] == serial.best_score and data["best"]["url"].startswith("https://e2.bucas.name/")
+    assert data["best"]["best_seed"] == 2 + data["best"]["best_restart"]
+    assert len(data["saved_boards"]) == len(serial.boards) and all(b["url"] for b in data["saved_boards"])
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--run", str(run_id))
+    assert "(complete boards per score)" in out and "kept:" in out
+
+
+def test_cli_save_boards_prints_the_histogram_and_lists_the_kept_boards(capsys):
+    args = ["search", "owen1-6x6", "--schedule", "6", "--seed", "2", "--save-boards", "55", "--node-limit", "3000000"]
+    code, out, _ = run_cli(capsys, *args, "--jobs", "1")
+    assert code == 0 and "complete boards by score: 54: " in out and "https://e2.bucas.name/" in out
+    code, out, _ = run_cli(capsys, *args, "--jobs", "1", "--json", "--quiet")
+    data = json.loads(out)
+    counts = data["statistics"]["boards_by_score"]
+    assert len(data["saved_boards"]) == sum(n for s, n in counts.items() if int(s) >= 55) > 0
+    assert all(b["score"] >= 55 and b["url"] for b in data["saved_boards"])

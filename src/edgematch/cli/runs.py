@@ -123,6 +123,26 @@ def _progress_text(s: dict) -> str:
     )
 
 
+def _show_search(data: dict) -> None:
+    from .search import score_histogram
+
+    best = data["best"]
+    if best is not None:
+        found = ""
+        if "best_restart" in best:
+            found = f" (restart {best['best_restart']}: seed {best['best_seed']}, board turn {best['best_turn']})"
+        print(f"{'best':>15}: {best['score']}{found}")
+        if best["url"]:
+            print(f"{'':>15}  {best['url']}")
+    counts = data["boards_by_score"]
+    print(f"{'boards':>15}: {score_histogram(counts) or 'no complete board yet'} (complete boards per score)")
+    kept = data["saved_boards"]
+    if kept:
+        print(f"{'kept':>15}: {len(kept)} boards; the best {min(len(kept), SHOWN_BOARDS)}:")
+        for board in kept[:SHOWN_BOARDS]:
+            print(f"{board['score']:>15}: {board['url'] or '(no viewer URL)'}")
+
+
 def _row(store, record) -> dict:
     data = record.to_dict()
     if record.method in SPLIT_METHODS:
@@ -130,8 +150,33 @@ def _row(store, record) -> dict:
     return data
 
 
+#: kept boards shown by ``edgematch runs --run N`` (the best ones; --json lists them all)
+SHOWN_BOARDS = 10
+
+
+def search_summary(store, record) -> dict:
+    """A search run's best board (re-scored, with its viewer URL and the restart that
+    found it), its complete boards per score and the boards it kept, best first."""
+    from ..formats.native import read_puzzle
+    from ..parallel.job import board_of
+    from ..runs.subtrees import SubtreeLedger
+    from .search import saved_board
+
+    totals = SubtreeLedger(store, record.id).totals()
+    puzzle = read_puzzle(store.puzzle_text(record.id), record.puzzle_name)
+    best = None if totals.best_board is None else saved_board(board_of(puzzle, totals.best_board))
+    if best is not None:
+        best.update(
+            {k: totals.statistics[k] for k in ("best_seed", "best_turn", "best_restart") if k in totals.statistics}
+        )
+    kept = sorted((saved_board(board_of(puzzle, codes)) for codes in totals.boards), key=lambda b: -b["score"])
+    return {"best": best, "boards_by_score": totals.statistics.get("boards_by_score") or {}, "saved_boards": kept}
+
+
 def _show_split_run(store, record, as_json: bool) -> int:
     data = _row(store, record)
+    if record.method == "search":
+        data.update(search_summary(store, record))
     if as_json:
         print_json(data)
         return 0
@@ -139,6 +184,8 @@ def _show_split_run(store, record, as_json: bool) -> int:
         print(f"{key:>15}: {data[key]}")
     print(f"{'engine':>15}: {record.params.get('solver')} {record.params.get('engine')}")
     print(f"{'progress':>15}: {_progress_text(data)}")
+    if record.method == "search":
+        _show_search(data)
     if record.state_label != "finished":
         print(f"continue with: edgematch {record.method} --resume {record.id} --db {store.path}")
     return 0

@@ -44,6 +44,22 @@ def _count(text: str, option: str) -> int:
     return int(value)
 
 
+def score_histogram(counts: dict) -> str:
+    """``460: 12, 461: 3`` from ``{"460": 12, "461": 3}``, highest scores last."""
+    return ", ".join(f"{score}: {counts[score]:,}" for score in sorted(counts, key=int))
+
+
+def saved_board(board) -> dict:
+    """A kept board as plain data: its score (re-scored here), tiles as users number them,
+    and its viewer URL (None where the puzzle's colours have no viewer letters)."""
+    from ..engines.result import _board_data
+    from ..runs.session import viewer_url
+
+    data = _board_data(board)
+    data["url"] = viewer_url(board)
+    return data
+
+
 def _turns(text: str) -> str | list[int]:
     if text.strip().lower() == "all":
         return "all"
@@ -114,6 +130,13 @@ def register(sub) -> None:
         help="try the tiles with more sides of the priority colours first; the first one below the bound "
         "ends its list (Blackwood's lists)",
     )
+    p.add_argument(
+        "--save-boards",
+        type=positive_int,
+        metavar="SCORE",
+        help="keep every complete board scoring at least SCORE (in the run store with its viewer URL; "
+        "--json lists them)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
     add_search_options(p, best=True)
@@ -131,6 +154,8 @@ def run(args) -> int:
         seed=args.seed,
         max_tile_errors=args.max_tile_errors,
     )
+    if args.save_boards is not None:
+        extra["save_boards"] = args.save_boards
     if args.restart_nodes is not None:
         extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
     if args.board_turns is not None:
@@ -172,6 +197,7 @@ def run(args) -> int:
                 "file": written,
             }
             data.update(result.to_dict())
+            data["saved_boards"] = [saved_board(b) for b in result.boards]
             print_json(data)
         else:
             placed = result.best_board.n_placed if result.best_board is not None else 0
@@ -180,6 +206,12 @@ def run(args) -> int:
                 print(f"completed greedily: score {board.score()}")
             if written and written != "-":
                 print(f"board written to {written}")
+            histogram = score_histogram(result.statistics.get("boards_by_score") or {})
+            if histogram:
+                print(f"complete boards by score: {histogram}")
+            if result.boards:
+                print(f"{len(result.boards)} complete boards kept (--save-boards {args.save_boards}); best:")
+                print(saved_board(max(result.boards, key=lambda b: b.score()))["url"] or "(no viewer URL)")
             print(summary_line(result))
         resume_hint(args, "search", result)
         return exit_status(result)

@@ -111,3 +111,25 @@ def _board_data(board: Board) -> dict[str, Any]:
         "rotations": [int(r) for r in board.rotations],
         "score": board.score(),
     }
+
+
+#: statistics of the task that found the best board (how to search it again), never summed
+BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
+#: numeric statistics that describe the search (the same in every task), never summed
+DESCRIPTIONS = ("target",)
+
+
+def add_statistics(into: dict, statistics: dict) -> None:
+    """Add one task's engine statistics to a run's: numbers summed, tables of counts summed
+    per key, descriptions (and the best board's own statistics) kept as they are."""
+    for name, value in statistics.items():
+        if name in BEST_STATISTICS:
+            continue
+        if isinstance(value, dict):  # counts per key (complete boards per score)
+            table = into.setdefault(name, {})
+            for key, count in value.items():
+                table[key] = table.get(key, 0) + int(count)
+        elif name in DESCRIPTIONS or isinstance(value, bool) or not isinstance(value, (int, float)):
+            into.setdefault(name, value)  # a description: the same in every task
+        else:
+            into[name] = into.get(name, 0) + value

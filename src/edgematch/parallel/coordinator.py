@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
-from ..engines.result import SearchResult
+from ..engines.result import BEST_STATISTICS, SearchResult, add_statistics
 from ..model import Board
 from ..runs.subtrees import SubtreeLedger, Totals
 from .job import Job, Task, board_of, job_parts, split_task
@@ -28,10 +28,6 @@ POLL_SECONDS = 0.25
 #: a portfolio task without ``restart_nodes`` ends after this many seconds and the next
 #: seed takes over, so that a killed run loses at most this much of each worker's search
 SEGMENT_SECONDS = 600.0
-#: statistics of the task that found the best board (how to search it again), never summed
-BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
-#: numeric statistics that describe the search (the same in every task), never summed
-DESCRIPTIONS = ("target",)
 
 
 @dataclass
@@ -49,13 +45,7 @@ class Tally:
 
     def add(self, outcome: dict, keep_boards: bool = True) -> None:
         statistics = outcome.get("statistics") or {}
-        for name, value in statistics.items():
-            if name in BEST_STATISTICS:
-                continue
-            if name in DESCRIPTIONS or isinstance(value, bool) or not isinstance(value, (int, float)):
-                self.engine_statistics.setdefault(name, value)  # a description: the same in every task
-            else:
-                self.engine_statistics[name] = self.engine_statistics.get(name, 0) + value
+        add_statistics(self.engine_statistics, statistics)
         self.solutions += int(outcome["solutions"])
         self.nodes += int(outcome["nodes"])
         self.worker_seconds += float(outcome["seconds"])
@@ -76,6 +66,7 @@ class Tally:
     def of(cls, totals: Totals) -> Tally:
         tally = cls(totals.solutions, totals.nodes, list(totals.nodes_per_depth), list(totals.boards))
         tally.worker_seconds = totals.seconds
+        tally.engine_statistics = dict(totals.statistics)
         if totals.best_score is not None:
             tally.best_score, tally.best_board = totals.best_score, totals.best_board
         return tally
@@ -503,11 +494,11 @@ class Coordinator:
             best = self.tally if self.tally.best_score >= self.partial.best_score else self.partial
             result.best_score = best.best_score
             result.best_board = None if best.best_board is None else board_of(puzzle, best.best_board)
-        merged = dict(self.partial.engine_statistics)
-        for name, value in self.tally.engine_statistics.items():
-            other = merged.get(name)
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            merged[name] = value + other if numeric and isinstance(other, (int, float)) else value
+        merged: dict = {}
+        add_statistics(merged, self.tally.engine_statistics)
+        add_statistics(merged, self.partial.engine_statistics)
+        if self.job.mode == "search":  # how to search the best board again
+            merged.update({k: v for k, v in best.engine_statistics.items() if k in BEST_STATISTICS})
         result.statistics = {
             **merged,
             "parallel": {

@@ -187,8 +187,13 @@ def outcome_of(key: int | None, result, level: int, started: float, cut: bool = 
         "best_score": None if cut else result.best_score,
         "best_board": None if cut or result.best_board is None else _codes(result.best_board),
         "rotations": result.rotations,
-        "statistics": {k: v for k, v in statistics.items() if isinstance(v, (int, float, str, bool))},
+        "statistics": {k: v for k, v in statistics.items() if isinstance(v, (int, float, str, bool)) or _counts(v)},
     }
+
+
+def _counts(value) -> bool:
+    """Whether a statistic is a table of counts (``boards_by_score``), summed per key."""
+    return isinstance(value, dict) and all(isinstance(v, int) for v in value.values())
 
 
 def _codes(board: Board) -> list[list[int]]:

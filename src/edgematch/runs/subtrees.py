@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engines.result import BEST_STATISTICS, add_statistics
 from .store import RunStore, now_text
 
 SCHEMA = """
@@ -71,6 +72,7 @@ class Totals:
     boards: list
     best_score: int | None
     best_board: list | None
+    statistics: dict
 
 
 class SubtreeLedger:
@@ -84,6 +86,9 @@ class SubtreeLedger:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.conn.execute(statement)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(subtrees)")}
+            if "statistics" not in columns:  # a store written before the engines' statistics were kept
+                self.conn.execute("ALTER TABLE subtrees ADD COLUMN statistics TEXT NOT NULL DEFAULT '{}'")
         self._last_info = 0.0
 
     @classmethod
@@ -139,7 +144,7 @@ class SubtreeLedger:
     def _finish(self, key: int, status: str, outcome: dict) -> None:
         self.conn.execute(
             "UPDATE subtrees SET status=?, solutions=?, nodes=?, nodes_per_depth=?, seconds=?, worker=?,"
-            " boards=?, best_score=?, best_board=?, finished=? WHERE run_id=? AND key=? AND status='pending'",
+            " boards=?, best_score=?, best_board=?, statistics=?, finished=? WHERE run_id=? AND key=? AND status='pending'",
             (
                 status,
                 int(outcome["solutions"]),
@@ -150,6 +155,7 @@ class SubtreeLedger:
                 json.dumps(outcome.get("boards") or []),
                 outcome.get("best_score"),
                 None if outcome.get("best_board") is None else json.dumps(outcome["best_board"]),
+                json.dumps(outcome.get("statistics") or {}),
                 now_text(),
                 self.run_id,
                 key,
@@ -196,8 +202,9 @@ class SubtreeLedger:
         boards: list = []
         best_score: int | None = None
         best_board = None
-        for status, s, n, per_depth, sec, b, bs, bb in self.conn.execute(
-            "SELECT status, solutions, nodes, nodes_per_depth, seconds, boards, best_score, best_board"
+        statistics: dict = {}
+        for status, s, n, per_depth, sec, b, bs, bb, st in self.conn.execute(
+            "SELECT status, solutions, nodes, nodes_per_depth, seconds, boards, best_score, best_board, statistics"
             " FROM subtrees WHERE run_id=?",
             (self.run_id,),
         ):
@@ -215,9 +222,12 @@ class SubtreeLedger:
                     npd.extend([0] * (depth + 1 - len(npd)))
                 npd[depth] += value
             boards.extend(json.loads(b))
+            engine = json.loads(st)
+            add_statistics(statistics, engine)
             if bs is not None and (best_score is None or bs > best_score) and bb is not None:
                 best_score, best_board = bs, json.loads(bb)
-        return Totals(solutions, nodes, npd, seconds, done, total, boards, best_score, best_board)
+                statistics.update({k: v for k, v in engine.items() if k in BEST_STATISTICS})
+        return Totals(solutions, nodes, npd, seconds, done, total, boards, best_score, best_board, statistics)
 
     def subtree_times(self) -> list[dict]:
         """Every finished subtree's key, parent, level, estimate, seconds and nodes (what the

@@ -23,6 +23,9 @@ from .placements import start_arrays
 from .plan import P_NCHK, build_plan, list_kernel_tables
 from .prefix_filter import PrefixFilter
 
+#: complete boards the kernel keeps before it hands them over (the slice ends when full)
+SAVED_ROWS = 64
+
 #: with ``priority_first``, the first candidate below the priority bound ends its list
 #: (off only to test that the cut searches the same tree as skipping candidate by candidate)
 CUT_SORTED_LISTS = True
@@ -69,6 +72,7 @@ def best_search(
         "priority_first": bool(solver.priority_first and priority),
     }
     note_rotation_set(solver, total)
+    counts = np.zeros(puzzle.max_score + 1, np.int64)
     restart = 0 if segment is None else int(segment)
     for variant in variants:  # one, or two symmetry classes on a rectangular board
         while True:
@@ -90,6 +94,7 @@ def best_search(
                 total,
                 callback,
                 back=lambda board, to=variant, turn=turn: turned_board(board, to, -turn),
+                counts=counts,
             )
             if total.best_score > before:  # how to search this board again
                 total.statistics.update(best_seed=seed, best_turn=turn, best_restart=restart)
@@ -103,6 +108,7 @@ def best_search(
             break
     total.complete = total.stopped_by is None
     total.seconds = driver.elapsed()
+    total.statistics["boards_by_score"] = {str(score): int(counts[score]) for score in np.flatnonzero(counts)}
     if total.best_board is not None:
         total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
         total.best_score = total.best_board.score()
@@ -160,6 +166,7 @@ def _run(
     total,
     callback,
     back,
+    counts,
 ) -> bool:
     """One run from the start board; True when its search space is exhausted.  Boards
     are kept as ``back(board)``: on the puzzle as given when ``puzzle`` is turned."""
@@ -194,6 +201,9 @@ def _run(
     if first >= D:
         if board_obj.is_complete:
             total.statistics["complete_boards"] += 1
+            counts[start_score] += 1
+            if solver.save_boards is not None and start_score >= solver.save_boards:
+                total.boards.append(back(board_obj))
         return True
     cur = np.zeros(D + 1, np.int64)
     end = np.zeros(D + 1, np.int64)
@@ -216,6 +226,9 @@ def _run(
     reported = total.best_score
     restart_nodes = solver.restart_nodes
 
+    saved = np.zeros((SAVED_ROWS, puzzle.n_squares), np.int64)
+    keep_from = puzzle.max_score + 1 if solver.save_boards is None else int(solver.save_boards)
+    save_state = np.array([0, keep_from], np.int64)
     shared_best = getattr(solver, "shared_best", None)
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase)
 
@@ -257,8 +270,14 @@ def _run(
             np.int64(tables.cmask),
             np.int64(tables.pmask),
             priority_first and CUT_SORTED_LISTS,
+            counts,
+            saved,
+            save_state,
         )
         total.statistics["kernel_calls"] += 1
+        for row in range(int(save_state[0])):  # complete boards at or above save_boards
+            total.boards.append(back(Board.from_codes(puzzle, saved[row])))
+        save_state[0] = 0
         fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=True)
         run_nodes += int(nodes)
         prefix.note(total.statistics)

@@ -91,8 +91,16 @@ def best_search(
     cmask,
     pmask,
     prio_sorted,
+    score_counts,
+    saved,
+    save_state,
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
+
+    Every complete board adds one to ``score_counts[score]``; one scoring at least
+    ``save_state[1]`` is also copied into row ``save_state[0]`` of ``saved`` (placement
+    codes), and the slice ends (``BUDGET``) once ``saved`` is full, so that the caller
+    takes the boards out before the search goes on.
 
     ``prio_sorted``: every list is sorted by ``prio_w``, largest first, so the first
     candidate below the priority bound ends its list (Blackwood's cut; the same tree as
@@ -345,8 +353,19 @@ def best_search(
                 for s in range(board.shape[0]):
                     best_board[U(s)] = placement(board[U(s)], pmask)
             if d == last:
+                score_counts[U(matched)] += 1
+                full = False
+                if matched >= save_state[1]:
+                    row = save_state[0]
+                    for s in range(board.shape[0]):
+                        saved[U(row), U(s)] = placement(board[U(s)], pmask)
+                    save_state[0] = row + 1
+                    full = row + 1 >= saved.shape[0]
                 board[U(sq)] = -1
                 complete += 1
+                if full:
+                    state[0] = d
+                    return nodes, complete, BUDGET
                 if matched >= target:
                     state[0] = d
                     return nodes, complete, TARGET

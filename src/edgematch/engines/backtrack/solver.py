@@ -102,6 +102,9 @@ class BacktrackSolver(Engine):
     restart_nodes:
         Best mode: restart from an empty board with the next seed after this many nodes
         (restart ``k`` shuffles with ``seed + k``).
+    save_boards:
+        Best mode: keep every complete board scoring at least this (``result.boards``;
+        ``statistics["boards_by_score"]`` counts complete boards per score anyway).
     board_turns:
         Best mode: search the puzzle with its board turned this many quarter turns
         clockwise (the hints move, the scan order stays), ``"all"`` for every turn that
@@ -147,6 +150,7 @@ class BacktrackSolver(Engine):
         seed: int | None = None,
         restart_nodes: int | None = None,
         board_turns: int | str | Iterable[int] = 0,
+        save_boards: int | None = None,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
         priority_first: bool = False,
@@ -173,6 +177,7 @@ class BacktrackSolver(Engine):
         self.seed = seed
         self.restart_nodes = restart_nodes
         self.board_turns = plain_turns(board_turns)
+        self.save_boards = None if save_boards is None else int(save_boards)
         self.priority_colours = list(priority_colours) if priority_colours is not None else None
         self.priority_schedule = priority_schedule
         self.priority_first = bool(priority_first)
