@@ -137,6 +137,21 @@ def register(sub) -> None:
         help="keep every complete board scoring at least SCORE (in the run store with its viewer URL; "
         "--json lists them)",
     )
+    p.add_argument(
+        "--endgame",
+        type=int,
+        default=0,
+        metavar="K",
+        help="complete every new best board with at most K empty squares with the best possible score "
+        "(CP-SAT; about 12 solve to optimality in a second); 0: off (default)",
+    )
+    p.add_argument(
+        "--polish",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="then improve each completed board for S seconds of tabu search (needs --endgame)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
     add_search_options(p, best=True)
@@ -156,6 +171,9 @@ def run(args) -> int:
     )
     if args.save_boards is not None:
         extra["save_boards"] = args.save_boards
+    if args.endgame or args.polish:
+        extra["endgame"] = args.endgame
+        extra["polish"] = args.polish
     if args.restart_nodes is not None:
         extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
     if args.board_turns is not None:
@@ -185,6 +203,9 @@ def run(args) -> int:
             from ..engines.backtrack.fill import fill_board
 
             board = fill_board(board)
+            completed = [b for b in result.boards if b.is_complete]
+            if completed:  # the endgame's completions and kept boards may beat the greedy fill
+                board = max([board, *completed], key=lambda b: b.score())
         if args.out and board is not None:
             assert fmt is not None  # chosen above whenever --out is given
             write_output(format_board(board, fmt), args.out)
@@ -203,7 +224,8 @@ def run(args) -> int:
             placed = result.best_board.n_placed if result.best_board is not None else 0
             print(f"best score {result.best_score} of {puzzle.max_score} ({placed} of {puzzle.n_squares} tiles placed)")
             if board is not None and not args.no_fill and board.score() != result.best_score:
-                print(f"completed greedily: score {board.score()}")
+                how = "greedily" if "endgame_best" not in result.statistics else "(endgame, greedy fill, kept boards)"
+                print(f"completed {how}: score {board.score()}")
             if written and written != "-":
                 print(f"board written to {written}")
             histogram = score_histogram(result.statistics.get("boards_by_score") or {})

@@ -117,6 +117,8 @@ def _board_data(board: Board) -> dict[str, Any]:
 BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
 #: numeric statistics that describe the search (the same in every task), never summed
 DESCRIPTIONS = ("target",)
+#: statistics that are a best value over the tasks, never summed
+MAXIMA = ("endgame_best",)
 
 
 def add_statistics(into: dict, statistics: dict) -> None:
@@ -129,6 +131,8 @@ def add_statistics(into: dict, statistics: dict) -> None:
             table = into.setdefault(name, {})
             for key, count in value.items():
                 table[key] = table.get(key, 0) + int(count)
+        elif name in MAXIMA:
+            into[name] = max(into.get(name, value), value)
         elif name in DESCRIPTIONS or isinstance(value, bool) or not isinstance(value, (int, float)):
             into.setdefault(name, value)  # a description: the same in every task
         else:

@@ -286,7 +286,9 @@ def _run(
             total.nodes_per_depth[d] += int(npd[d])
         if state[4] > before:  # the kernel wrote a better board
             total.best_score = int(state[4])
-            total.best_board = back(Board.from_codes(puzzle, best_board))
+            better = total.best_board = back(Board.from_codes(puzzle, best_board))
+            if 0 < puzzle.n_squares - better.n_placed <= solver.endgame:
+                _endgame(solver, total, better, seed)
         stop = None
         if total.best_score > reported:
             reported = total.best_score
@@ -302,6 +304,26 @@ def _run(
         )
 
     return driver.run(run_slice)
+
+
+def _endgame(solver, total: SearchResult, best: Board, seed) -> None:
+    """Complete the new best board with the best possible score, polish it with the tabu
+    search, and keep the result among ``total.boards``."""
+    from .endgame import complete_best
+
+    completion = complete_best(best)
+    board = completion.board
+    stats = total.statistics
+    stats["endgame_completions"] = stats.get("endgame_completions", 0) + 1
+    stats["endgame_proved_optimal"] = stats.get("endgame_proved_optimal", 0) + int(completion.optimal)
+    if solver.polish > 0:
+        from ...local.tabu import TabuVLNS
+
+        polished = TabuVLNS(seed=seed).optimize(board.puzzle, board, time_limit=solver.polish).best_board
+        if polished.score() > board.score():
+            board = polished
+    stats["endgame_best"] = max(int(stats.get("endgame_best", -1)), board.score())
+    total.boards.append(board)
 
 
 def auto_priority_colours(puzzle: Puzzle) -> list[int]:

@@ -105,6 +105,11 @@ class BacktrackSolver(Engine):
     save_boards:
         Best mode: keep every complete board scoring at least this (``result.boards``;
         ``statistics["boards_by_score"]`` counts complete boards per score anyway).
+    endgame, polish:
+        Best mode: every new best board with at most ``endgame`` empty squares is
+        completed with the best possible score (CP-SAT, :mod:`.endgame`) and then improved
+        by ``polish`` seconds of tabu search; the completed boards join ``result.boards``
+        (``statistics["endgame_best"]``: the best of them).  0: off.
     board_turns:
         Best mode: search the puzzle with its board turned this many quarter turns
         clockwise (the hints move, the scan order stays), ``"all"`` for every turn that
@@ -151,6 +156,8 @@ class BacktrackSolver(Engine):
         restart_nodes: int | None = None,
         board_turns: int | str | Iterable[int] = 0,
         save_boards: int | None = None,
+        endgame: int = 0,
+        polish: float = 0.0,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
         priority_first: bool = False,
@@ -178,6 +185,10 @@ class BacktrackSolver(Engine):
         self.restart_nodes = restart_nodes
         self.board_turns = plain_turns(board_turns)
         self.save_boards = None if save_boards is None else int(save_boards)
+        if int(endgame) < 0 or float(polish) < 0 or (float(polish) > 0 and int(endgame) == 0):
+            raise InputError("endgame must be a number of squares >= 0, and polish (seconds >= 0) needs an endgame")
+        self.endgame = int(endgame)
+        self.polish = float(polish)
         self.priority_colours = list(priority_colours) if priority_colours is not None else None
         self.priority_schedule = priority_schedule
         self.priority_first = bool(priority_first)
