@@ -157,6 +157,7 @@ SHOWN_BOARDS = 10
 def search_summary(store, record) -> dict:
     """A search run's best board (re-scored, with its viewer URL and the restart that
     found it), its complete boards per score and the boards it kept, best first."""
+    from ..engines.result import BEST_STATISTICS
     from ..formats.native import read_puzzle
     from ..parallel.job import board_of
     from ..runs.subtrees import SubtreeLedger
@@ -166,9 +167,7 @@ def search_summary(store, record) -> dict:
     puzzle = read_puzzle(store.puzzle_text(record.id), record.puzzle_name)
     best = None if totals.best_board is None else saved_board(board_of(puzzle, totals.best_board))
     if best is not None:
-        best.update(
-            {k: totals.statistics[k] for k in ("best_seed", "best_turn", "best_restart") if k in totals.statistics}
-        )
+        best.update({k: totals.statistics[k] for k in BEST_STATISTICS if k in totals.statistics})
     kept = sorted((saved_board(board_of(puzzle, codes)) for codes in totals.boards), key=lambda b: -b["score"])
     return {"best": best, "boards_by_score": totals.statistics.get("boards_by_score") or {}, "saved_boards": kept}
 

@@ -52,24 +52,21 @@ def score_histogram(counts: dict) -> str:
 def saved_board(board) -> dict:
     """A kept board as plain data: its score (re-scored here), tiles as users number them,
     and its viewer URL (None where the puzzle's colours have no viewer letters)."""
-    from ..engines.result import _board_data
+    from ..engines.result import board_data
     from ..runs.session import viewer_url
 
-    data = _board_data(board)
+    data = board_data(board)
     data["url"] = viewer_url(board)
     return data
 
 
 def _turns(text: str) -> str | list[int]:
-    if text.strip().lower() == "all":
-        return "all"
+    from ..engines.backtrack.solver import plain_turns
+
     try:
-        turns = [int(t) for t in text.replace(",", " ").split()]
-    except ValueError:
-        turns = []
-    if not turns or any(not 0 <= t <= 3 for t in turns):
-        raise InputError(f"--board-turns: '{text}' must be 0, 1, 2, 3, a list of them (0,2) or 'all'")
-    return turns
+        return plain_turns(text)
+    except InputError:
+        raise InputError(f"--board-turns: '{text}' must be 0, 1, 2, 3, a list of them (0,2) or 'all'") from None
 
 
 def _colours(text: str) -> list:

@@ -81,9 +81,9 @@ class SearchResult:
         if self.best_score is not None:
             data["best_score"] = self.best_score
         if self.best_board is not None:
-            data["best_board"] = _board_data(self.best_board)
+            data["best_board"] = board_data(self.best_board)
         if include_boards:
-            data["boards"] = [_board_data(b) for b in self.boards]
+            data["boards"] = [board_data(b) for b in self.boards]
         data["statistics"] = self.statistics
         return data
 
@@ -104,7 +104,7 @@ def board_key(board: Board, each_rotation: bool = False) -> tuple[tuple[int, int
     return tuple(key)
 
 
-def _board_data(board: Board) -> dict[str, Any]:
+def board_data(board: Board) -> dict[str, Any]:
     """Tile numbers as users see them (1-based, 0 = empty square), row by row from A1."""
     return {
         "tiles": [int(t) + 1 for t in board.tiles],
@@ -121,11 +121,14 @@ DESCRIPTIONS = ("target",)
 MAXIMA = ("endgame_best",)
 
 
-def add_statistics(into: dict, statistics: dict) -> None:
+def add_statistics(into: dict, statistics: dict, best: bool = False) -> None:
     """Add one task's engine statistics to a run's: numbers summed, tables of counts summed
-    per key, descriptions (and the best board's own statistics) kept as they are."""
+    per key, descriptions kept as they are; the best board's own statistics (how to find
+    it again) are taken only from the task that holds the run's best board (``best``)."""
     for name, value in statistics.items():
         if name in BEST_STATISTICS:
+            if best:
+                into[name] = value
             continue
         if isinstance(value, dict):  # counts per key (complete boards per score)
             table = into.setdefault(name, {})

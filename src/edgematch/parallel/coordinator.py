@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
-from ..engines.result import BEST_STATISTICS, SearchResult, add_statistics
+from ..engines.result import SearchResult, add_statistics
 from ..model import Board
 from ..runs.subtrees import SubtreeLedger, Totals
 from .job import Job, Task, board_of, job_parts, split_task
@@ -44,8 +44,9 @@ class Tally:
     engine_statistics: dict = field(default_factory=dict)
 
     def add(self, outcome: dict, keep_boards: bool = True) -> None:
-        statistics = outcome.get("statistics") or {}
-        add_statistics(self.engine_statistics, statistics)
+        best = outcome.get("best_score")
+        better = best is not None and outcome.get("best_board") is not None and best > self.best_score
+        add_statistics(self.engine_statistics, outcome.get("statistics") or {}, best=better)
         self.solutions += int(outcome["solutions"])
         self.nodes += int(outcome["nodes"])
         self.worker_seconds += float(outcome["seconds"])
@@ -55,12 +56,8 @@ class Tally:
             self.nodes_per_depth[depth] += int(value)
         if keep_boards:
             self.boards.extend(outcome.get("boards") or [])
-        best = outcome.get("best_score")
-        if best is not None and outcome.get("best_board") is not None and best > self.best_score:
-            self.best_score, self.best_board = int(best), outcome["best_board"]
-            for name in BEST_STATISTICS:
-                if name in statistics:
-                    self.engine_statistics[name] = statistics[name]
+        if better:
+            self.best_score, self.best_board = int(outcome["best_score"]), outcome["best_board"]
 
     @classmethod
     def of(cls, totals: Totals) -> Tally:
@@ -490,15 +487,14 @@ class Coordinator:
             boards = boards[: self.k]
             result.solutions = min(result.solutions, self.k) if not complete else result.solutions
         result.boards = [board_of(puzzle, codes) for codes in boards]
+        holds_best = self.tally.best_score >= self.partial.best_score  # the finished tasks hold the best board
         if self.job.mode == "search":
-            best = self.tally if self.tally.best_score >= self.partial.best_score else self.partial
+            best = self.tally if holds_best else self.partial
             result.best_score = best.best_score
             result.best_board = None if best.best_board is None else board_of(puzzle, best.best_board)
         merged: dict = {}
-        add_statistics(merged, self.tally.engine_statistics)
-        add_statistics(merged, self.partial.engine_statistics)
-        if self.job.mode == "search":  # how to search the best board again
-            merged.update({k: v for k, v in best.engine_statistics.items() if k in BEST_STATISTICS})
+        add_statistics(merged, self.tally.engine_statistics, best=holds_best)
+        add_statistics(merged, self.partial.engine_statistics, best=not holds_best)
         result.statistics = {
             **merged,
             "parallel": {

@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engines.result import BEST_STATISTICS, add_statistics
+from ..engines.result import add_statistics
 from .store import RunStore, now_text
 
 SCHEMA = """
@@ -222,11 +222,10 @@ class SubtreeLedger:
                     npd.extend([0] * (depth + 1 - len(npd)))
                 npd[depth] += value
             boards.extend(json.loads(b))
-            engine = json.loads(st)
-            add_statistics(statistics, engine)
-            if bs is not None and (best_score is None or bs > best_score) and bb is not None:
+            better = bs is not None and (best_score is None or bs > best_score) and bb is not None
+            add_statistics(statistics, json.loads(st), best=better)
+            if better:
                 best_score, best_board = bs, json.loads(bb)
-                statistics.update({k: v for k, v in engine.items() if k in BEST_STATISTICS})
         return Totals(solutions, nodes, npd, seconds, done, total, boards, best_score, best_board, statistics)
 
     def subtree_times(self) -> list[dict]:

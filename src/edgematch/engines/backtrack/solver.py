@@ -329,7 +329,10 @@ def plain_turns(turns) -> str | list[int]:
     """Board turns as plain data: ``"all"`` or a list of quarter turns 0..3."""
     if isinstance(turns, str) and turns.strip().lower() == "all":
         return "all"
-    values = [turns] if isinstance(turns, (int, str)) else list(turns)
+    if isinstance(turns, str):  # "1" or "0,2", as the command line gives them
+        values: list = turns.replace(",", " ").split()
+    else:
+        values = [turns] if isinstance(turns, int) else list(turns)
     try:
         plain = [int(t) for t in values]
     except (TypeError, ValueError):
