@@ -13,6 +13,7 @@ from edgematch.engines import make_solver
 from edgematch.engines.backtrack.endgame import complete_best
 from edgematch.errors import InputError
 from edgematch.generator import generate
+from edgematch.model import Puzzle
 from edgematch.model import tiles as T
 
 from support.cli import run_cli
@@ -53,29 +54,84 @@ def test_the_completion_is_the_best_of_every_completion(seed):
     assert np.array_equal(completion.board.tiles[placed], board.tiles[placed])
 
 
-def test_a_search_with_an_endgame_keeps_its_completions(capsys):
+@pytest.mark.parametrize("seed", range(6))
+def test_the_endgame_bound_loses_no_board_it_must_find(seed):
+    """Exhausted, the branch and bound over the last K squares finds the best complete
+    board, and every board at or above the save threshold, that the plain search finds
+    when it lets those squares take any invalid joins (and enumerates every completion)."""
+    tiles = np.array(generate(4, 4, 2, 3 + seed % 2, seed=seed).puzzle.tiles)
+    inner = int(np.flatnonzero((tiles > 0).all(axis=1))[0])
+    colours = sorted({int(c) for c in tiles[inner]})
+    other = next(c for c in range(1, 9) if c not in colours)
+    tiles[inner, 0] = other  # an odd number of sides of two colours: no perfect board
+    puzzle = Puzzle(tiles, 4, 4)
+    K = 5 + seed % 2
+    floor = puzzle.max_score - 3
+    tail = f"1:1,{puzzle.n_squares - K + 1}:{puzzle.max_score}"  # any error on the last K squares
+    # the endgame lets frame joins err too: so does the plain search, everywhere
+    options = dict(save_boards=floor, frame_exact=False)
+    plain = make_solver("backtrack", schedule=tail, max_tile_errors=4, **options).best(puzzle)
+    bounded = make_solver("backtrack", schedule="1", endgame=K, **options).best(puzzle)
+    assert plain.complete and bounded.complete
+    assert bounded.best_score == plain.best_score == max(int(s) for s in plain.statistics["boards_by_score"])
+    at_least = {s: n for s, n in plain.statistics["boards_by_score"].items() if int(s) >= floor}
+    kept = {s: n for s, n in bounded.statistics["boards_by_score"].items() if int(s) >= floor}
+    assert kept == at_least
+    assert sorted(b.score() for b in bounded.boards) == sorted(b.score() for b in plain.boards)
+    assert bounded.nodes < plain.nodes  # the bound cut something
+
+
+def test_a_search_with_an_endgame_completes_and_polishes_its_boards():
     puzzle = generate(6, 6, 3, 5, seed=3).puzzle
     options = dict(schedule="2", seed=4, node_limit=300_000)
     plain = make_solver("backtrack", **options).best(puzzle)
-    with_endgame = make_solver("backtrack", endgame=8, **options).best(puzzle)
-    assert with_endgame.nodes == plain.nodes and with_endgame.best_score == plain.best_score
+    assert not plain.best_board.is_complete  # the schedule alone completes no board here
+    with_endgame = make_solver("backtrack", endgame=8, polish=0.2, **options).best(puzzle)
+    best = with_endgame.best_board
+    assert best.is_complete and with_endgame.best_score == best.score() >= plain.best_score
+    assert with_endgame.best_score == max(int(s) for s in with_endgame.statistics["boards_by_score"])
     stats = with_endgame.statistics
-    assert puzzle.n_squares - 8 <= plain.best_board.n_placed < puzzle.n_squares  # the endgame applies
-    assert stats["endgame_completions"] >= 1 and with_endgame.boards
-    assert stats["endgame_best"] == max(b.score() for b in with_endgame.boards)
-    assert stats["endgame_best"] == complete_best(plain.best_board).board.score()
+    assert stats["endgame_best"] == max(b.score() for b in [best, *with_endgame.boards])
     with pytest.raises(InputError, match="polish"):
         make_solver("backtrack", polish=1.0)
+
+
+def test_a_new_best_partial_board_is_completed_by_cp_sat():
+    """A best board that stopped short of the endgame's squares is completed by CP-SAT."""
+    puzzle = generate(6, 6, 3, 5, seed=3).puzzle
+    options = dict(schedule="2", seed=4, node_limit=300_000)
+    plain = make_solver("backtrack", **options).best(puzzle)
+    empty = puzzle.n_squares - plain.best_board.n_placed
+    result = make_solver("backtrack", endgame=empty, **options).best(puzzle)
+    stats = result.statistics
+    assert stats["endgame_completions"] >= 1 and result.boards
+    assert stats["endgame_best"] == max(b.score() for b in result.boards)
 
 
 def test_cli_endgame_and_polish_write_the_best_completed_board(capsys, tmp_path):
     out = tmp_path / "best.txt"
     args = ["search", "e2", "--order", "e2path", "--schedule", "julia:470", "--node-limit", "100000000", "--jobs", "1"]
-    code, text, _ = run_cli(capsys, *args, "--json", "--quiet")
+    code, text, _ = run_cli(capsys, *args, "--endgame", "0", "--json", "--quiet")
     greedy = json.loads(text)["written_score"]
     code, text, _ = run_cli(capsys, *args, "--endgame", "12", "--polish", "0.5", "--out", out, "--json", "--quiet")
     data = json.loads(text)
-    assert code == 0 and data["statistics"]["endgame_completions"] >= 1
-    assert data["written_score"] == data["statistics"]["endgame_best"] >= greedy
-    code, _, err = run_cli(capsys, "search", "e2", "--polish", "1")
+    stats = data["statistics"]
+    assert code == 0 and stats["boards_by_score"]  # boards completed by the endgame's branch and bound
+    assert data["written_score"] == stats["endgame_best"] >= max(greedy, *map(int, stats["boards_by_score"]))
+    code, _, err = run_cli(capsys, "search", "e2", "--endgame", "0", "--polish", "1")
     assert code == 2 and "polish" in err
+
+
+def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
+    """``edgematch search e2`` alone runs the documented recipe; small boards keep the
+    exact row scan; options given win over the recipe."""
+    code, text, _ = run_cli(capsys, "search", "e2", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
+    stats = json.loads(text)["statistics"]
+    assert code == 0 and (stats["order"], stats["schedule"], stats["endgame_squares"]) == ("e2path", "julia:470", 12)
+    code, text, _ = run_cli(capsys, "search", "owen1-4x4", "--json", "--quiet")
+    stats = json.loads(text)["statistics"]
+    assert (stats["order"], stats["schedule"], stats["endgame_squares"]) == ("rowscan", None, 0)
+    args = ["--order", "rowscan", "--schedule", "3", "--endgame", "0", "--node-limit", "100000", "--jobs", "1"]
+    code, text, _ = run_cli(capsys, "search", "e2", *args, "--json", "--quiet")
+    stats = json.loads(text)["statistics"]
+    assert (stats["order"], stats["schedule"], stats["endgame_squares"]) == ("rowscan", "3", 0)

@@ -34,6 +34,26 @@ schedule forms (tiles = tiles on the board, hints included):
 """
 
 
+#: boards of at least this many squares get the recipe of :func:`fill_in_recipe`
+RECIPE_SQUARES = 100
+
+
+def fill_in_recipe(args, puzzle) -> None:
+    """The options left out, as measured best on e2 (docs/backtracking.md, "The default
+    search"): on boards of ``RECIPE_SQUARES`` or more, the Julia package's path and its
+    schedule for 10 invalid joins, the endgame over the last 12 squares and a second of
+    polish; on smaller boards, where exact search is the point, a row scan and no errors."""
+    big = puzzle.n_squares >= RECIPE_SQUARES
+    if args.order is None:
+        args.order = "e2path" if big else "rowscan"
+    if args.schedule is None and big:
+        args.schedule = f"julia:{puzzle.max_score - 10}"
+    if args.endgame is None:
+        args.endgame = 12 if big else 0
+    if args.polish is None:
+        args.polish = 1.0 if big and args.endgame else 0.0
+
+
 def _count(text: str, option: str) -> int:
     try:
         value = float(text)
@@ -86,7 +106,12 @@ def register(sub) -> None:
         formatter_class=HelpFormatter,
     )
     add_puzzle_argument(p, optional=True)
-    p.add_argument("--schedule", metavar="SPEC", help="invalid joins allowed per number of tiles (default: none)")
+    p.add_argument(
+        "--schedule",
+        metavar="SPEC",
+        help="invalid joins allowed per number of tiles (default: julia:MAX-10 on boards of 100 squares or more, "
+        "else none)",
+    )
     p.add_argument(
         "--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)"
     )
@@ -137,28 +162,34 @@ def register(sub) -> None:
     p.add_argument(
         "--endgame",
         type=int,
-        default=0,
         metavar="K",
-        help="complete every new best board with at most K empty squares with the best possible score "
-        "(CP-SAT; about 12 solve to optimality in a second); 0: off (default)",
+        help="search the last K squares by branch and bound (any join may fail there; only boards better "
+        "than the best so far, or at least --save-boards, are completed), and complete every new best "
+        "board with at most K empty squares by CP-SAT; 0: off (default: 12 on boards of 100 squares or more, else 0)",
     )
     p.add_argument(
         "--polish",
         type=float,
-        default=0.0,
         metavar="S",
-        help="then improve each completed board for S seconds of tabu search (needs --endgame)",
+        help="then improve each new best board for S seconds of tabu search (needs --endgame; default: 1 where "
+        "the endgame is on by default, else 0)",
     )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
     add_search_options(p, best=True)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, order=None)  # filled in by fill_in_recipe, by board size
+    for action in p._actions:
+        if "--order" in action.option_strings:
+            action.help = (action.help or "").replace(
+                "(default: rowscan)", "(default: e2path on boards of 100 squares or more, else rowscan)"
+            )
 
 
 def run(args) -> int:
     call, puzzle = searched(
         args, "search", lambda solver, puzzle, start: solver.best(puzzle, start=start, callback=improved)
     )
+    fill_in_recipe(args, puzzle)
     extra = dict(
         schedule=args.schedule,
         target=args.target,

@@ -63,6 +63,8 @@ def best_search(
         "nodes_are": NODES_ARE,
         "order": solver.order if isinstance(solver.order, str) else "custom",
         "corner": solver.corner,
+        "schedule": None if solver.schedule is None else str(solver.schedule),
+        "endgame_squares": solver.endgame,
         "target": target,
         "priority_colours": list(priority or []),
         "restarts": 0,
@@ -177,6 +179,13 @@ def _run(
     allowed = allowed_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     prio_min = prio_by_tiles[depth_tiles].astype(np.int32) if D else np.zeros(0, np.int32)
     max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
+    endgame_from = max(D - solver.endgame, 0) if solver.endgame else D
+    keep_from = puzzle.max_score + 1 if solver.save_boards is None else int(solver.save_boards)
+    endgame = np.array([endgame_from, puzzle.max_score, keep_from], np.int64)
+    if endgame_from < D:  # the bound from the best complete board known (this run, earlier ones)
+        known = np.flatnonzero(counts)
+        want = min(int(known[-1]) + 1, keep_from) if len(known) else 0
+        allowed[endgame_from:] = puzzle.max_score - want
     priority_first = bool(solver.priority_first) and priority_weights is not None
     plan = build_plan(
         puzzle,
@@ -187,6 +196,7 @@ def _run(
         each_rotation=solver.each_rotation,
         rotation_set=solver.rotation_set(puzzle),
         preference=prio_w if priority_first else None,
+        endgame_from=endgame_from if endgame_from < D else None,
     )
     if len(total.nodes_per_depth) < D:
         total.nodes_per_depth.extend([0] * (D - len(total.nodes_per_depth)))
@@ -227,7 +237,6 @@ def _run(
     restart_nodes = solver.restart_nodes
 
     saved = np.zeros((SAVED_ROWS, puzzle.n_squares), np.int64)
-    keep_from = puzzle.max_score + 1 if solver.save_boards is None else int(solver.save_boards)
     save_state = np.array([0, keep_from], np.int64)
     shared_best = getattr(solver, "shared_best", None)
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase)
@@ -273,6 +282,7 @@ def _run(
             counts,
             saved,
             save_state,
+            endgame,
         )
         total.statistics["kernel_calls"] += 1
         for row in range(int(save_state[0])):  # complete boards at or above save_boards
@@ -287,7 +297,7 @@ def _run(
         if state[4] > before:  # the kernel wrote a better board
             total.best_score = int(state[4])
             better = total.best_board = back(Board.from_codes(puzzle, best_board))
-            if 0 < puzzle.n_squares - better.n_placed <= solver.endgame:
+            if 0 < puzzle.n_squares - better.n_placed <= solver.endgame or (better.is_complete and solver.polish):
                 _endgame(solver, total, better, seed)
         stop = None
         if total.best_score > reported:
@@ -311,11 +321,13 @@ def _endgame(solver, total: SearchResult, best: Board, seed) -> None:
     search, and keep the result among ``total.boards``."""
     from .endgame import complete_best
 
-    completion = complete_best(best)
-    board = completion.board
     stats = total.statistics
-    stats["endgame_completions"] = stats.get("endgame_completions", 0) + 1
-    stats["endgame_proved_optimal"] = stats.get("endgame_proved_optimal", 0) + int(completion.optimal)
+    board = best
+    if not best.is_complete:
+        completion = complete_best(best)
+        board = completion.board
+        stats["endgame_completions"] = stats.get("endgame_completions", 0) + 1
+        stats["endgame_proved_optimal"] = stats.get("endgame_proved_optimal", 0) + int(completion.optimal)
     if solver.polish > 0:
         from ...local.tabu import TabuVLNS
 
@@ -323,7 +335,8 @@ def _endgame(solver, total: SearchResult, best: Board, seed) -> None:
         if polished.score() > board.score():
             board = polished
     stats["endgame_best"] = max(int(stats.get("endgame_best", -1)), board.score())
-    total.boards.append(board)
+    if board is not best:  # a complete best board the polish left as it was is reported already
+        total.boards.append(board)
 
 
 def auto_priority_colours(puzzle: Puzzle) -> list[int]:

@@ -94,8 +94,16 @@ def best_search(
     score_counts,
     saved,
     save_state,
+    endgame,
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
+
+    ``endgame`` = ``[from_depth, max_score, floor]``: depths from ``from_depth`` on are a
+    branch and bound over the last squares.  Each complete board of score ``m`` lowers
+    ``allowed`` there to ``max_score - min(m + 1, floor)``, so that the rest of the search
+    only completes boards better than the best so far (or at least ``floor``, the save
+    threshold, to keep them all).  A node whose errors exceed ``allowed`` takes nothing.
+    ``from_depth`` beyond the last depth: off.
 
     Every complete board adds one to ``score_counts[score]``; one scoring at least
     ``save_state[1]`` is also copied into row ``save_state[0]`` of ``saved`` (placement
@@ -278,7 +286,10 @@ def best_search(
         found = -1
         prio_before = prio_stack[U(d)]
         need = prio_min[U(d)]
-        if j == 0 and phases[U(d), 0, P_NCHK] == 0:
+        budget_left = allowed[U(d)] - err_stack[U(d)]
+        if budget_left < 0:  # the endgame's bound fell below this board's errors
+            i = hi
+        elif j == 0 and phases[U(d), 0, P_NCHK] == 0:
             # The common case, exact fits looked up on every known side: a tight loop
             # like the exact kernel's (about 12% faster than the general loop below).
             while i < hi:
@@ -295,7 +306,6 @@ def best_search(
                 break
             if found < 0:
                 i = hi
-        budget_left = allowed[U(d)] - err_stack[U(d)]
         while found < 0:
             n_check = phases[U(d), U(j), P_NCHK]
             while i < hi:
@@ -354,6 +364,11 @@ def best_search(
                     best_board[U(s)] = placement(board[U(s)], pmask)
             if d == last:
                 score_counts[U(matched)] += 1
+                if endgame[0] <= last:
+                    cap = endgame[1] - min(matched + 1, endgame[2])
+                    for q in range(endgame[0], last + 1):
+                        if allowed[U(q)] > cap:
+                            allowed[U(q)] = cap
                 full = False
                 if matched >= save_state[1]:
                     row = save_state[0]

@@ -233,6 +233,7 @@ def build_plan(
     rotation_set: RotationSet | None = None,
     colour_tables: bool = False,
     preference: np.ndarray | None = None,
+    endgame_from: int | None = None,
 ) -> SearchPlan:
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
@@ -246,6 +247,9 @@ def build_plan(
     tables are split by square colour (see the module notes and ``cand_colour``).
     ``preference`` (one number per tile) sorts every list by it, largest first, the seed's
     order kept among equals: Blackwood's lists, richest in the priority colours first.
+    ``endgame_from``: depths from this one on get phases for every subset of their known
+    sides, frame joins included (the endgame's branch and bound may leave any join of a
+    tile unmatched, so that every board reaching it has a completion).
     """
     W, H = puzzle.width, puzzle.height
     n_sq = W * H
@@ -289,7 +293,7 @@ def build_plan(
         used0[h.tile] = 1
 
     D = len(order)
-    P = MAX_PHASES if max_errors > 0 else 1
+    P = MAX_PHASES if max_errors > 0 or endgame_from is not None else 1
     n_phases = np.zeros(D, np.int64)
     phases = np.zeros((D, P, P_WIDTH), np.int64)
     known_joins = np.zeros(D, np.int64)
@@ -319,10 +323,12 @@ def build_plan(
             if placed[nb]:
                 known.append(s)
         known_joins[d] = len(known)
-        strict = [s for s in known if frame_exact and on_border[sq] and on_border[neighbour[s]]]
+        ending = endgame_from is not None and d >= endgame_from
+        strict = [s for s in known if frame_exact and not ending and on_border[sq] and on_border[neighbour[s]]]
         loose = [s for s in known if s not in strict]
         subsets: list[tuple[int, ...]] = [()]
-        for size in range(1, min(max_errors, len(loose)) + 1):
+        most = 4 if ending else max_errors
+        for size in range(1, min(most, len(loose)) + 1):
             subsets += list(combinations(loose, size))
         n_phases[d] = len(subsets)
         for j, mismatched in enumerate(subsets):

@@ -106,9 +106,12 @@ class BacktrackSolver(Engine):
         Best mode: keep every complete board scoring at least this (``result.boards``;
         ``statistics["boards_by_score"]`` counts complete boards per score anyway).
     endgame, polish:
-        Best mode: every new best board with at most ``endgame`` empty squares is
-        completed with the best possible score (CP-SAT, :mod:`.endgame`) and then improved
-        by ``polish`` seconds of tabu search; the completed boards join ``result.boards``
+        Best mode: the last ``endgame`` squares of the order are searched by branch and
+        bound (any join may be invalid there; each complete board raises the score the
+        next one must beat, down to ``save_boards``); every new best board with at most
+        ``endgame`` empty squares is completed with the best possible score (CP-SAT,
+        :mod:`.endgame`), and every new best board is then improved by ``polish`` seconds
+        of tabu search; improved boards join ``result.boards``
         (``statistics["endgame_best"]``: the best of them).  0: off.
     board_turns:
         Best mode: search the puzzle with its board turned this many quarter turns

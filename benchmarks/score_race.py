@@ -1,0 +1,297 @@
+"""Time to score on Eternity II: edgematch's search beside the peers, same horizon, same cores.
+
+For each puzzle (``e2``, ``e2-clues``) and horizon (seconds), runs ``edgematch search`` with
+the options of :data:`SEARCH` on ``--jobs`` workers (a seeded portfolio), keeps every
+complete board at or above :data:`LOGGED` (the Verhaard-style log: boards per score, per
+hour), re-scores the best board from the file it wrote, and copies that file to
+``results/score_race_boards/``.  Then, one core each, the nodes per second on ``e2`` (the same
+search) and on ``e2dev/bench-hard`` (the exact search, as eternity2.dev's engine does it).
+
+Peers, where their folders are given (see benchmarks/peers/README.md for the builds):
+``--libblackwood DIR`` runs libblackwood's JB470 (``bw_run.py``, one process per core, seeds
+``seed``, ``seed + 1``, ...) on ``e2`` at the same horizons: its nodes per second, its deepest
+depth (libblackwood tracks depths above 245 only) and its board's score (it keeps boards
+from depth 252 on).  ``--eternity2 DIR`` runs eternity2.dev's generated engine
+(``run_dfs_codegen_jit --chain2``) on its hard board for the rate.
+
+Prints each row as it is measured and writes ``results/score_race.md`` and ``.json``
+(``--merge`` keeps the rows of earlier runs that this one did not measure again).
+
+    python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
+        [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if not __package__:  # run as `python benchmarks/score_race.py`: import the siblings as `benchmarks.*`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.machine_info import code_version, load_average, machine
+from edgematch.loading import load, load_board
+
+RESULTS = Path(__file__).resolve().parent / "results"
+BOARDS = RESULTS / "score_race_boards"
+
+#: the search raced: Julia's schedule for 470, the branch-and-bound endgame over the last
+#: 12 squares, a second of tabu polish on each new best board
+SEARCH = ["--order", "e2path", "--schedule", "julia:470", "--endgame", "12", "--polish", "1"]
+#: complete boards at or above this score are logged (and counted per score)
+LOGGED = 460
+#: the scores whose boards-per-hour rates the table shows
+RATED = (463, 464, 465)
+EDGEMATCH = [sys.executable, "-c", "import sys; from edgematch.cli.main import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def edgematch(args: list[str], core: int | None = None) -> dict:
+    """Runs the command (pinned to ``core`` when given) and returns its JSON output."""
+    pin = ["taskset", "-c", str(core)] if core is not None and shutil.which("taskset") else []
+    done = subprocess.run(pin + EDGEMATCH + args, capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"edgematch {' '.join(args)} failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict:
+    """One race: the best board within ``horizon`` seconds on ``jobs`` workers."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "best.txt"
+        args = ["search", puzzle_name, *SEARCH, "--seed", str(seed), "--jobs", str(jobs)]
+        args += ["--time-limit", str(horizon), "--save-boards", str(LOGGED), "--out", str(out), "--json", "--quiet"]
+        if jobs > 1:
+            args += ["--db", str(Path(scratch) / "runs.sqlite")]
+        started = time.perf_counter()
+        data = edgematch(args, core=0 if jobs == 1 else None)
+        wall = time.perf_counter() - started
+        puzzle = load(puzzle_name)
+        board = load_board(puzzle, out)
+        score = board.score()
+        if score != data["written_score"]:
+            raise RuntimeError(f"the written board scores {score}, the search said {data['written_score']}")
+        BOARDS.mkdir(parents=True, exist_ok=True)
+        kept = BOARDS / f"{puzzle_name.replace('/', '_')}_{horizon}s_{jobs}jobs_seed{seed}.txt"
+        shutil.copyfile(out, kept)
+    stats = data["statistics"]
+    seconds = float(data["seconds"])
+    by_score = {int(s): n for s, n in (stats.get("boards_by_score") or {}).items() if int(s) >= LOGGED}
+    npd = data.get("nodes_per_depth") or []
+    deepest = max((d for d, n in enumerate(npd) if n), default=-1) + 1 + len(puzzle.hints)
+    return {
+        "engine": "edgematch",
+        "puzzle": puzzle_name,
+        "horizon": horizon,
+        "jobs": jobs,
+        "seed": seed,
+        "command": "edgematch " + " ".join(args[: args.index("--out")] + ["--out", kept.name]),
+        "best_score": score,
+        "deepest_tiles": deepest,
+        "nodes_per_second_per_core": round(data["nodes"] / seconds / jobs) if seconds else None,
+        "boards_by_score": {str(s): by_score[s] for s in sorted(by_score)},
+        "per_hour": {str(s): round(by_score.get(s, 0) * 3600 / seconds, 1) for s in RATED},
+        "seconds": round(seconds, 1),
+        "wall_seconds": round(wall, 1),
+        "board_file": f"score_race_boards/{kept.name}",
+        "load_average": load_average(),
+    }
+
+
+def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int) -> dict:
+    """libblackwood's JB470 on e2 for ``horizon`` seconds: one process per core, seeds
+    ``seed``, ``seed + 1``, ...; the best of their depths and scores."""
+    env = dict(os.environ, SCENARIO="jb470perf", PUZZLE="E2ncud", BW_SECONDS=str(horizon), HOSTNAME="bench")
+    env.update(NOLCA="1", NICE="0", QUIET="1")
+    if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
+        env["PARAMS"] = "{'timelimit': %d}" % math.ceil(horizon / 60 + 1)
+    procs = []
+    for k in range(jobs):
+        pin = ["taskset", "-c", str(k % (os.cpu_count() or 1))] if shutil.which("taskset") else []
+        procs.append(
+            subprocess.Popen(
+                pin + [sys.executable, "bw_run.py"],
+                cwd=folder,
+                env=dict(env, SEED=str(seed + k)),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
+    results = []
+    for proc in procs:
+        text, _ = proc.communicate()
+        line = next((x for x in text.splitlines() if x.startswith("RESULT engine=libblackwood")), None)
+        if line is None:
+            raise RuntimeError(f"libblackwood printed no RESULT line:\n{text[-2000:]}")
+        results.append(dict(re.findall(r"(\w+)=(\S+)", line)))
+    nodes = sum(int(r["nodes"]) for r in results)
+    seconds = max(float(r["elapsed_s"]) for r in results)
+    scores = [int(r["best_score"]) for r in results if r["best_score"].isdigit()]
+    depths = [int(r["best_depth_tracked"]) for r in results]
+    return {
+        "engine": "libblackwood",
+        "puzzle": "e2",
+        "horizon": horizon,
+        "jobs": jobs,
+        "seed": seed,
+        "command": f"SCENARIO=jb470perf PUZZLE=E2ncud SEED={seed}.. BW_SECONDS={horizon} python3 bw_run.py "
+        f"(x{jobs}, one per core)",
+        "best_score": max(scores) if scores else None,
+        # libblackwood counts depth from 0 with the starter placed: depth d = d + 1 tiles
+        "deepest_tiles": max(depths) + 1 if max(depths) > 0 else None,
+        "nodes_per_second_per_core": round(nodes / seconds / jobs) if seconds else None,
+        "seconds": round(seconds, 1),
+        "load_average": load_average(),
+    }
+
+
+def rate_edgematch(seconds: int) -> list[dict]:
+    """Nodes per second on one core: the raced search on e2, the exact search on bench-hard."""
+    rows = []
+    for puzzle_name, args in (
+        ("e2", ["search", "e2", *SEARCH, "--jobs", "1"]),
+        ("e2dev/bench-hard", ["solve", "e2dev/bench-hard", "--jobs", "1"]),
+    ):
+        args = args + ["--time-limit", str(seconds), "--json", "--quiet"]
+        data = edgematch(args, core=0)
+        rows.append(
+            {
+                "engine": "edgematch",
+                "puzzle": puzzle_name,
+                "command": "edgematch " + " ".join(args),
+                "nodes_per_second": round(data["nodes"] / data["seconds"]),
+                "seconds": round(float(data["seconds"]), 1),
+                "load_average": load_average(),
+            }
+        )
+    return rows
+
+
+def rate_eternity2(folder: Path, seconds: int) -> dict:
+    """eternity2.dev's generated engine on its hard board, one core."""
+    engine = folder / "research/experiments/dfs-study/engine"
+    args = ["./target/release/run_dfs_codegen_jit", "--puzzle", "crates/dfs-codegen/bench/bench-hard.json"]
+    args += ["--budget-s", str(seconds), "--chain2", "--opt", "native"]
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    text = subprocess.run(pin + args, cwd=engine, capture_output=True, text=True).stdout
+    line = next((x for x in text.splitlines() if x.startswith("RESULT")), None)
+    if line is None:
+        raise RuntimeError(f"eternity2.dev's engine printed no RESULT line:\n{text[-2000:]}")
+    fields = dict(re.findall(r"(\w+)=(\S+)", line))
+    return {
+        "engine": "eternity2.dev",
+        "puzzle": "e2dev/bench-hard",
+        "command": " ".join(args),
+        "nodes_per_second": round(float(fields["nps"])),
+        "seconds": round(float(fields["elapsed_s"]), 1),
+        "load_average": load_average(),
+    }
+
+
+def rate_libblackwood(folder: Path, seconds: int) -> dict:
+    row = race_libblackwood(folder, seconds, 1, 1)
+    return {
+        "engine": "libblackwood",
+        "puzzle": "e2",
+        "command": row["command"],
+        "nodes_per_second": row["nodes_per_second_per_core"],
+        "seconds": row["seconds"],
+        "load_average": row["load_average"],
+    }
+
+
+def key(row: dict) -> tuple:
+    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), "horizon" in row)
+
+
+def write(rows: list[dict], header: dict) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "score_race.json").write_text(json.dumps({**header, "rows": rows}, indent=1) + "\n")
+    races = sorted((r for r in rows if "horizon" in r), key=lambda r: (r["puzzle"], r["horizon"], r["engine"]))
+    rates = [r for r in rows if "horizon" not in r]
+    lines = [
+        "# Score race on Eternity II",
+        "",
+        f"`python benchmarks/score_race.py` on {header['machine']}, code {header['code']}.",
+        f"edgematch's search: `edgematch search PUZZLE {' '.join(SEARCH)} --seed S --jobs J "
+        f"--time-limit H --save-boards {LOGGED}`. Boards are re-scored from their files "
+        "(score_race_boards/). libblackwood keeps boards from depth 252 on only, and tracks depths "
+        "above 245 only. Rows measured on different days and commits are marked by their own code field "
+        "in score_race.json.",
+        "",
+        "## Best score within the horizon",
+        "",
+        "| puzzle | horizon | cores | engine | best score | deepest tiles | nodes/s per core | "
+        + " | ".join(f"{s}s per hour" for s in RATED)
+        + f" | boards >= {LOGGED} by score | seed | load |",
+        "|---|---:|---:|---|---:|---:|---:|" + "---:|" * len(RATED) + "---|---:|---:|",
+    ]
+    for r in races:
+        per_hour = r.get("per_hour") or {}
+        logged = ", ".join(f"{s}: {n}" for s, n in (r.get("boards_by_score") or {}).items()) or "-"
+        lines.append(
+            f"| {r['puzzle']} | {r['horizon']} s | {r['jobs']} | {r['engine']} | {r['best_score'] or '-'} | "
+            f"{r['deepest_tiles'] or '-'} | {r['nodes_per_second_per_core'] or 0:,} | "
+            + " | ".join(str(per_hour.get(str(s), "-")) for s in RATED)
+            + f" | {logged} | {r['seed']} | {r['load_average']} |"
+        )
+    lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
+    lines.append("|---|---|---:|---:|---|")
+    for r in rates:
+        lines.append(
+            f"| {r['puzzle']} | {r['engine']} | {r['nodes_per_second']:,} | {r['seconds']} | `{r['command']}` |"
+        )
+    (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--puzzles", default="e2,e2-clues")
+    parser.add_argument("--horizons", default="60,600,3600", help="seconds, comma-separated")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate-seconds", type=int, default=60)
+    parser.add_argument("--no-rates", action="store_true", help="skip the nodes-per-second rows")
+    parser.add_argument("--no-race", action="store_true", help="only the nodes-per-second rows")
+    parser.add_argument("--libblackwood", type=Path, metavar="DIR", help="libblackwood checkout with bw_run.py")
+    parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
+    parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
+    args = parser.parse_args(argv)
+    header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
+    rows: list[dict] = []
+    if args.merge and (RESULTS / "score_race.json").exists():
+        rows = json.loads((RESULTS / "score_race.json").read_text())["rows"]
+
+    def add(row: dict) -> None:
+        row = {**row, "code": header["code"], "date": header["date"]}
+        print(json.dumps(row), flush=True)
+        rows[:] = [r for r in rows if key(r) != key(row)] + [row]
+        write(rows, header)
+
+    if not args.no_race:
+        for horizon in (int(h) for h in args.horizons.split(",")):
+            for puzzle_name in args.puzzles.split(","):
+                add(race_edgematch(puzzle_name, horizon, args.jobs, args.seed))
+                if args.libblackwood and puzzle_name == "e2":
+                    add(race_libblackwood(args.libblackwood, horizon, args.jobs, args.seed))
+    if not args.no_rates:
+        for row in rate_edgematch(args.rate_seconds):
+            add(row)
+        if args.libblackwood:
+            add(rate_libblackwood(args.libblackwood, args.rate_seconds))
+        if args.eternity2:
+            add(rate_eternity2(args.eternity2, args.rate_seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
