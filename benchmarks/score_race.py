@@ -51,6 +51,8 @@ SEARCH = ["--order", "e2path", "--schedule", "julia:470", "--endgame", "12", "--
 LOGGED = 460
 #: the scores whose boards-per-hour rates the table shows
 RATED = (463, 464, 465)
+#: the interpreter that runs libblackwood's driver (it needs ``requests``; set by --peer-python)
+PEER_PYTHON = "python3"
 EDGEMATCH = [sys.executable, "-c", "import sys; from edgematch.cli.main import main; sys.exit(main(sys.argv[1:]))"]
 
 
@@ -118,7 +120,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int) -> dict:
         pin = ["taskset", "-c", str(k % (os.cpu_count() or 1))] if shutil.which("taskset") else []
         procs.append(
             subprocess.Popen(
-                pin + [sys.executable, "bw_run.py"],
+                pin + [PEER_PYTHON, "bw_run.py"],
                 cwd=folder,
                 env=dict(env, SEED=str(seed + k)),
                 stdout=subprocess.PIPE,
@@ -264,8 +266,11 @@ def main(argv=None) -> int:
     parser.add_argument("--no-race", action="store_true", help="only the nodes-per-second rows")
     parser.add_argument("--libblackwood", type=Path, metavar="DIR", help="libblackwood checkout with bw_run.py")
     parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
+    parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
     args = parser.parse_args(argv)
+    global PEER_PYTHON
+    PEER_PYTHON = args.peer_python
     header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
     rows: list[dict] = []
     if args.merge and (RESULTS / "score_race.json").exists():
