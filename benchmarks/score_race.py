@@ -114,7 +114,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int) -> dict:
     env = dict(os.environ, SCENARIO="jb470perf", PUZZLE="E2ncud", BW_SECONDS=str(horizon), HOSTNAME="bench")
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
-        env["PARAMS"] = "{'timelimit': %d}" % math.ceil(horizon / 60 + 1)
+        env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
     procs = []
     for k in range(jobs):
         pin = ["taskset", "-c", str(k % (os.cpu_count() or 1))] if shutil.which("taskset") else []
@@ -199,8 +199,8 @@ def rate_eternity2(folder: Path, seconds: int) -> dict:
     }
 
 
-def rate_libblackwood(folder: Path, seconds: int) -> dict:
-    row = race_libblackwood(folder, seconds, 1, 1)
+def rate_libblackwood(folder: Path, seconds: int, seed: int) -> dict:
+    row = race_libblackwood(folder, seconds, 1, seed)
     return {
         "engine": "libblackwood",
         "puzzle": "e2",
@@ -212,7 +212,8 @@ def rate_libblackwood(folder: Path, seconds: int) -> dict:
 
 
 def key(row: dict) -> tuple:
-    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), "horizon" in row)
+    """What a row measured: a race (engine, puzzle, horizon, cores) or a rate (no horizon)."""
+    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"))
 
 
 def write(rows: list[dict], header: dict) -> None:
@@ -292,7 +293,7 @@ def main(argv=None) -> int:
         for row in rate_edgematch(args.rate_seconds):
             add(row)
         if args.libblackwood:
-            add(rate_libblackwood(args.libblackwood, args.rate_seconds))
+            add(rate_libblackwood(args.libblackwood, args.rate_seconds, args.seed))
         if args.eternity2:
             add(rate_eternity2(args.eternity2, args.rate_seconds))
     return 0

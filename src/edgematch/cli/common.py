@@ -24,15 +24,18 @@ def add_puzzle_argument(parser: argparse.ArgumentParser, optional: bool = False)
     parser.add_argument("--format", dest="puzzle_format", metavar="FMT", help="puzzle file format (default: detect)")
 
 
-def add_order_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--order`` and ``--corner``: the scan order of the searches and of the estimator."""
+def add_order_arguments(
+    parser: argparse.ArgumentParser, default: str | None = "rowscan", shown: str = "rowscan"
+) -> None:
+    """``--order`` and ``--corner``: the scan order of the searches and of the estimator
+    (``default`` None: chosen later, as ``shown`` tells the user)."""
     from ..model.orders import CORNERS, ORDER_NAMES
 
     parser.add_argument(
         "--order",
-        default="rowscan",
+        default=default,
         metavar="ORDER",
-        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: rowscan)",
+        help=f"scan order: {', '.join(ORDER_NAMES)}, or a file of square names (default: {shown})",
     )
     parser.add_argument(
         "--corner", choices=CORNERS, type=str.upper, help="corner a named order starts from (default TL; BL for e2path)"

@@ -69,7 +69,10 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         if not best
         else "search engine: only backtrack searches for the best score",
     )
-    add_order_arguments(p)
+    if best:  # the search fills in its order by board size (search.fill_in_recipe)
+        add_order_arguments(p, default=None, shown="e2path on boards of 100 squares or more, else rowscan")
+    else:
+        add_order_arguments(p)
     if not best:
         p.add_argument(
             "--symmetry",

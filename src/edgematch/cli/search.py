@@ -177,12 +177,7 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
     add_search_options(p, best=True)
-    p.set_defaults(func=run, order=None)  # filled in by fill_in_recipe, by board size
-    for action in p._actions:
-        if "--order" in action.option_strings:
-            action.help = (action.help or "").replace(
-                "(default: rowscan)", "(default: e2path on boards of 100 squares or more, else rowscan)"
-            )
+    p.set_defaults(func=run)
 
 
 def run(args) -> int:

@@ -18,6 +18,7 @@ from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
+from .best_kernel import endgame_cap
 from .exact import NODES_ARE, note_rotation_set
 from .placements import start_arrays
 from .plan import P_NCHK, build_plan, list_kernel_tables
@@ -181,11 +182,10 @@ def _run(
     max_errors = int(min(allowed.max(), solver.max_tile_errors)) if D else 0
     endgame_from = max(D - solver.endgame, 0) if solver.endgame else D
     keep_from = puzzle.max_score + 1 if solver.save_boards is None else int(solver.save_boards)
-    endgame = np.array([endgame_from, puzzle.max_score, keep_from], np.int64)
+    endgame = np.array([endgame_from, puzzle.max_score], np.int64)
     if endgame_from < D:  # the bound from the best complete board known (this run, earlier ones)
         known = np.flatnonzero(counts)
-        want = min(int(known[-1]) + 1, keep_from) if len(known) else 0
-        allowed[endgame_from:] = puzzle.max_score - want
+        allowed[endgame_from:] = endgame_cap(puzzle.max_score, int(known[-1]) if len(known) else -1, keep_from)
     priority_first = bool(solver.priority_first) and priority_weights is not None
     plan = build_plan(
         puzzle,

@@ -47,6 +47,14 @@ def first_fit(cand, first, after, used, taken, pmask, prio_w, placed_prio, need,
 
 
 @njit(cache=True)
+def endgame_cap(max_score, best_complete, floor):
+    """The invalid joins the endgame's depths allow once the best complete board scores
+    ``best_complete`` (-1: none yet): only better boards, or boards of at least ``floor``
+    (the save threshold, so that they are all found), are completed."""
+    return max_score - min(best_complete + 1, floor)
+
+
+@njit(cache=True)
 def phase_range(phases, d, j, board, pcol, starts, cmask):
     """Candidate range ``(first, end)`` of phase ``j`` at depth ``d`` (outside the hot loop;
     the loop has the same code inline, as in :mod:`.kernel`)."""
@@ -98,12 +106,11 @@ def best_search(
 ):
     """Returns ``(nodes, complete_boards, status)``; the best score is ``state[4]``.
 
-    ``endgame`` = ``[from_depth, max_score, floor]``: depths from ``from_depth`` on are a
-    branch and bound over the last squares.  Each complete board of score ``m`` lowers
-    ``allowed`` there to ``max_score - min(m + 1, floor)``, so that the rest of the search
-    only completes boards better than the best so far (or at least ``floor``, the save
-    threshold, to keep them all).  A node whose errors exceed ``allowed`` takes nothing.
-    ``from_depth`` beyond the last depth: off.
+    ``endgame`` = ``[from_depth, max_score]``: depths from ``from_depth`` on are a branch
+    and bound over the last squares.  Each complete board lowers ``allowed`` there to
+    :func:`endgame_cap` (the save threshold ``save_state[1]`` as its floor), so that the
+    rest of the search only completes better boards or boards worth saving.  A node whose
+    errors exceed ``allowed`` takes nothing.  ``from_depth`` beyond the last depth: off.
 
     Every complete board adds one to ``score_counts[score]``; one scoring at least
     ``save_state[1]`` is also copied into row ``save_state[0]`` of ``saved`` (placement
@@ -365,7 +372,7 @@ def best_search(
             if d == last:
                 score_counts[U(matched)] += 1
                 if endgame[0] <= last:
-                    cap = endgame[1] - min(matched + 1, endgame[2])
+                    cap = endgame_cap(endgame[1], matched, save_state[1])
                     for q in range(endgame[0], last + 1):
                         if allowed[U(q)] > cap:
                             allowed[U(q)] = cap
