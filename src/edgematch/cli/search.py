@@ -41,15 +41,18 @@ RECIPE_SQUARES = 100
 def fill_in_recipe(args, puzzle) -> None:
     """The options left out, as measured best on e2 (docs/backtracking.md, "The default
     search"): on boards of ``RECIPE_SQUARES`` or more, the Julia package's path and its
-    schedule for 10 invalid joins, the endgame over the last 12 squares and a second of
-    polish; on smaller boards, where exact search is the point, a row scan and no errors."""
+    schedule for 10 invalid joins, the endgame over the last 16 squares, a second of polish
+    and every board within 20 of the maximum kept; on smaller boards, where exact search is
+    the point, a row scan and no errors."""
     big = puzzle.n_squares >= RECIPE_SQUARES
     if args.order is None:
         args.order = "e2path" if big else "rowscan"
     if args.schedule is None and big:
         args.schedule = f"julia:{puzzle.max_score - 10}"
     if args.endgame is None:
-        args.endgame = 12 if big else 0
+        args.endgame = 16 if big else 0
+    if args.save_boards is None and big:
+        args.save_boards = puzzle.max_score - 20
     if args.polish is None:
         args.polish = 1.0 if big and args.endgame else 0.0
 
@@ -157,7 +160,7 @@ def register(sub) -> None:
         type=positive_int,
         metavar="SCORE",
         help="keep every complete board scoring at least SCORE (in the run store with its viewer URL; "
-        "--json lists them)",
+        "--json lists them; default: MAX-20 on boards of 100 squares or more)",
     )
     p.add_argument(
         "--endgame",
@@ -165,7 +168,7 @@ def register(sub) -> None:
         metavar="K",
         help="search the last K squares by branch and bound (any join may fail there; only boards better "
         "than the best so far, or at least --save-boards, are completed), and complete every new best "
-        "board with at most K empty squares by CP-SAT; 0: off (default: 12 on boards of 100 squares or more, else 0)",
+        "board with at most K empty squares by CP-SAT; 0: off (default: 16 on boards of 100 squares or more, else 0)",
     )
     p.add_argument(
         "--polish",
@@ -173,6 +176,14 @@ def register(sub) -> None:
         metavar="S",
         help="then improve each new best board for S seconds of tabu search (needs --endgame; default: 1 where "
         "the endgame is on by default, else 0)",
+    )
+    p.add_argument(
+        "--good-group",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N tiles, chosen per seed to share many colours, for the last N squares (Verhaard's good "
+        "group: every candidate list tries them last); 0: off (default)",
     )
     p.add_argument("--out", metavar="FILE", help="write the best board here")
     p.add_argument("--no-fill", action="store_true", help="write the best board as reached (may have empty squares)")
@@ -194,6 +205,8 @@ def run(args) -> int:
     )
     if args.save_boards is not None:
         extra["save_boards"] = args.save_boards
+    if args.good_group:
+        extra["good_group"] = args.good_group
     if args.endgame or args.polish:
         extra["endgame"] = args.endgame
         extra["polish"] = args.polish

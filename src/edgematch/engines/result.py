@@ -116,7 +116,7 @@ def board_data(board: Board) -> dict[str, Any]:
 #: statistics of the task that found the best board (how to search it again), never summed
 BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
 #: numeric statistics that describe the search (the same in every task), never summed
-DESCRIPTIONS = ("target", "endgame_squares")
+DESCRIPTIONS = ("target", "endgame_squares", "good_group", "save_boards")
 #: statistics that are a best value over the tasks, never summed
 MAXIMA = ("endgame_best",)
 

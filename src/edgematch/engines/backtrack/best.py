@@ -20,6 +20,7 @@ from . import kernel as K
 from .best_kernel import best_search as best_kernel
 from .best_kernel import endgame_cap
 from .exact import NODES_ARE, note_rotation_set
+from .good_group import good_group
 from .placements import start_arrays
 from .plan import P_NCHK, build_plan, list_kernel_tables
 from .prefix_filter import PrefixFilter
@@ -49,6 +50,8 @@ def best_search(
     turns = solver.turns(puzzle)
     if start is not None and turns != [0]:
         raise InputError("a start board cannot be combined with board turns (it fixes the board's orientation)")
+    if solver.rotations is not None and solver.good_group:
+        raise InputError("a good group cannot be combined with a rotation set")
     if solver.rotations is not None and turns != [0]:
         raise InputError("a rotation set cannot be combined with board turns (turning changes every tile's rotation)")
     if len(turns) > 1 and solver.restart_nodes is None and segment is None:
@@ -66,6 +69,8 @@ def best_search(
         "corner": solver.corner,
         "schedule": None if solver.schedule is None else str(solver.schedule),
         "endgame_squares": solver.endgame,
+        "good_group": solver.good_group,
+        "save_boards": solver.save_boards,
         "target": target,
         "priority_colours": list(priority or []),
         "restarts": 0,
@@ -187,6 +192,7 @@ def _run(
         known = np.flatnonzero(counts)
         allowed[endgame_from:] = endgame_cap(puzzle.max_score, int(known[-1]) if len(known) else -1, keep_from)
     priority_first = bool(solver.priority_first) and priority_weights is not None
+    preference = candidate_preference(puzzle, squares, solver.good_group, seed, prio_w if priority_first else None)
     plan = build_plan(
         puzzle,
         squares,
@@ -195,7 +201,7 @@ def _run(
         seed=seed,
         each_rotation=solver.each_rotation,
         rotation_set=solver.rotation_set(puzzle),
-        preference=prio_w if priority_first else None,
+        preference=preference,
         endgame_from=endgame_from if endgame_from < D else None,
     )
     if len(total.nodes_per_depth) < D:
@@ -298,7 +304,12 @@ def _run(
             total.best_score = int(state[4])
             better = total.best_board = back(Board.from_codes(puzzle, best_board))
             if 0 < puzzle.n_squares - better.n_placed <= solver.endgame or (better.is_complete and solver.polish):
-                _endgame(solver, total, better, seed)
+                completed = _endgame(solver, total, better, seed)
+                if completed.score() > total.best_score:  # completed or polished better: report that board
+                    total.best_board, total.best_score = completed, completed.score()
+                    state[4] = total.best_score  # the kernel now keeps only boards above it
+                    cap = endgame_cap(puzzle.max_score, total.best_score, keep_from)
+                    np.minimum(allowed[endgame_from:], cap, out=allowed[endgame_from:])
         stop = None
         if total.best_score > reported:
             reported = total.best_score
@@ -316,9 +327,21 @@ def _run(
     return driver.run(run_slice)
 
 
-def _endgame(solver, total: SearchResult, best: Board, seed) -> None:
+def candidate_preference(puzzle: Puzzle, squares, good_group_size: int, seed, prio_w) -> np.ndarray | None:
+    """How the candidate lists are sorted (largest first, None: the seed's order): tiles
+    richer in the priority colours first (``prio_w``, Blackwood's lists), then, among
+    equals, the tiles outside the good group before those kept for the end."""
+    preference = None if prio_w is None else prio_w.astype(np.int64) * 2
+    if good_group_size:
+        kept = np.zeros(puzzle.n_tiles, np.int64)
+        kept[good_group(puzzle, squares, good_group_size, seed)] = 1
+        preference = (np.zeros(puzzle.n_tiles, np.int64) if preference is None else preference) + 1 - kept
+    return preference
+
+
+def _endgame(solver, total: SearchResult, best: Board, seed) -> Board:
     """Complete the new best board with the best possible score, polish it with the tabu
-    search, and keep the result among ``total.boards``."""
+    search, keep the result among ``total.boards`` and return it."""
     from .endgame import complete_best
 
     stats = total.statistics
@@ -337,6 +360,7 @@ def _endgame(solver, total: SearchResult, best: Board, seed) -> None:
     stats["endgame_best"] = max(int(stats.get("endgame_best", -1)), board.score())
     if board is not best:  # a complete best board the polish left as it was is reported already
         total.boards.append(board)
+    return board
 
 
 def auto_priority_colours(puzzle: Puzzle) -> list[int]:

@@ -113,6 +113,10 @@ class BacktrackSolver(Engine):
         :mod:`.endgame`), and every new best board is then improved by ``polish`` seconds
         of tabu search; improved boards join ``result.boards``
         (``statistics["endgame_best"]``: the best of them).  0: off.
+    good_group:
+        Best mode: keep this many tiles for the last squares of the order, Verhaard's good
+        group (:mod:`.good_group`: tiles of the kinds those squares need, chosen per seed
+        to share many colours); every candidate list tries them last.  0: off.
     board_turns:
         Best mode: search the puzzle with its board turned this many quarter turns
         clockwise (the hints move, the scan order stays), ``"all"`` for every turn that
@@ -161,6 +165,7 @@ class BacktrackSolver(Engine):
         save_boards: int | None = None,
         endgame: int = 0,
         polish: float = 0.0,
+        good_group: int = 0,
         priority_colours: Iterable[int] | None = None,
         priority_schedule=None,
         priority_first: bool = False,
@@ -192,6 +197,9 @@ class BacktrackSolver(Engine):
             raise InputError("endgame must be a number of squares >= 0, and polish (seconds >= 0) needs an endgame")
         self.endgame = int(endgame)
         self.polish = float(polish)
+        if int(good_group) < 0:
+            raise InputError(f"good_group must be a number of tiles >= 0, not {good_group}")
+        self.good_group = int(good_group)
         self.priority_colours = list(priority_colours) if priority_colours is not None else None
         self.priority_schedule = priority_schedule
         self.priority_first = bool(priority_first)
