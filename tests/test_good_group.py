@@ -9,7 +9,7 @@ import pytest
 
 from edgematch.engines import make_solver
 from edgematch.engines.backtrack.best import candidate_preference
-from edgematch.engines.backtrack.good_group import concentration, good_group, square_kinds, tile_kinds
+from edgematch.engines.backtrack.good_group import concentration, good_group, square_kinds
 from edgematch.engines.backtrack.plan import build_plan
 from edgematch.errors import InputError
 from edgematch.generator import generate
@@ -29,7 +29,7 @@ def test_the_group_has_the_kinds_of_the_last_squares_and_no_hint(size):
     squares = _squares(puzzle, "e2path")
     group = good_group(puzzle, squares, size, seed=3)
     assert len(group) == len(set(group.tolist())) == size
-    assert sorted(tile_kinds(puzzle)[group]) == sorted(square_kinds(puzzle, squares[-size:]))
+    assert sorted(puzzle.kinds[group]) == sorted(square_kinds(puzzle, squares[-size:]))
     assert not {h.tile for h in puzzle.hints} & set(group.tolist())
 
 
@@ -37,7 +37,7 @@ def test_the_group_is_a_local_maximum_of_its_concentration():
     """No swap of one group tile for an outside tile of the same kind raises the measure."""
     puzzle = generate(6, seed=2, frame_colours=3, inner_colours=5).puzzle
     squares = _squares(puzzle)
-    kinds = tile_kinds(puzzle)
+    kinds = puzzle.kinds
     for seed in range(3):
         group = good_group(puzzle, squares, 12, seed)
         value = concentration(puzzle, group)

@@ -27,23 +27,21 @@ from ...model import tiles as T
 
 
 def square_kinds(puzzle: Puzzle, squares: np.ndarray) -> np.ndarray:
-    """Grey sides a tile needs on each square: 2 corner, 1 edge, 0 inner."""
-    W, H = puzzle.width, puzzle.height
-    rows, cols = np.divmod(np.asarray(squares, np.int64), W)
-    return (rows == 0).astype(np.int64) + (rows == H - 1) + (cols == 0) + (cols == W - 1)
+    """The kind (:data:`~edgematch.model.tiles.INNER`, ``EDGE``, ``CORNER``) each square needs."""
+    return np.array([T.square_kind(int(q), puzzle.width, puzzle.height) for q in squares], np.int64)
 
 
-def tile_kinds(puzzle: Puzzle) -> np.ndarray:
-    """Grey sides of each tile."""
-    return np.array([sum(int(c) == T.GREY for c in tile) for tile in puzzle.tiles], np.int64)
+def colour_sides(puzzle: Puzzle) -> np.ndarray:
+    """(tiles, colours): sides of each colour per tile, grey left out."""
+    sides = np.zeros((puzzle.n_tiles, int(puzzle.tiles.max()) + 1), np.int64)
+    np.add.at(sides, (np.repeat(np.arange(puzzle.n_tiles), 4), puzzle.tiles.reshape(-1)), 1)
+    sides[:, T.GREY] = 0
+    return sides
 
 
 def concentration(puzzle: Puzzle, tiles) -> int:
     """The group's measure: sum over colours of its sides of that colour, squared."""
-    counts = np.bincount([int(c) for t in tiles for c in puzzle.tiles[int(t)] if int(c) != T.GREY], minlength=1).astype(
-        np.int64
-    )
-    return int((counts**2).sum())
+    return int((colour_sides(puzzle)[np.asarray(tiles, np.int64)].sum(axis=0) ** 2).sum())
 
 
 def good_group(puzzle: Puzzle, squares: np.ndarray, size: int, seed: int | None) -> np.ndarray:
@@ -52,7 +50,7 @@ def good_group(puzzle: Puzzle, squares: np.ndarray, size: int, seed: int | None)
     if not 0 < size <= len(squares):
         raise InputError(f"the good group must keep 1..{len(squares)} tiles (the squares searched), not {size}")
     need = np.bincount(square_kinds(puzzle, squares[len(squares) - size :]), minlength=5)
-    kinds = tile_kinds(puzzle)
+    kinds = puzzle.kinds
     free = np.ones(puzzle.n_tiles, bool)
     for hint in puzzle.hints:
         free[hint.tile] = False
@@ -65,12 +63,7 @@ def good_group(puzzle: Puzzle, squares: np.ndarray, size: int, seed: int | None)
                 f"the good group needs {need[kind]} tiles with {kind} grey sides, the puzzle has {len(pool)}"
             )
         chosen[rng.choice(pool, size=int(need[kind]), replace=False)] = True
-    colours = max(int(np.max(puzzle.tiles)), 0) + 1
-    sides = np.zeros((puzzle.n_tiles, colours), np.int64)  # sides of each colour per tile, grey left out
-    for t, tile in enumerate(puzzle.tiles):
-        for c in tile:
-            if int(c) != T.GREY:
-                sides[t, int(c)] += 1
+    sides = colour_sides(puzzle)
     total = sides[chosen].sum(axis=0)
     for _ in range(4 * puzzle.n_tiles):  # each pass takes the best swap; a few hundred at most
         best_gain, best_swap = 0, None
