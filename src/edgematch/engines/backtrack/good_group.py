@@ -7,8 +7,8 @@ the group has as many corner, edge and inner tiles as the last ``size`` squares 
 order need, and every candidate list tries its tiles last: the search uses them only
 where no other tile fits, so that they are what is left when the end comes.  (Forbidding
 them outright before the last squares was tried first: it breaks the colour balance of
-the rest, so that the frame, which must match exactly, often cannot be closed; on 6x6
-boards it lost a third of the score.)
+the rest, so that the frame, which must match exactly, often cannot be closed:
+docs/backtracking.md gives the scores.)
 
 "Tile well together" is measured by the group's colour concentration: the sum over
 colours of (sides of that colour in the group) squared, i.e. (up to a constant) the
