@@ -82,10 +82,12 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         )
         p.add_argument(
             "--kernel",
-            choices=("auto", "lists", "bits"),
+            choices=("auto", "lists", "bits", "generated"),
             default="auto",
             help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
-            "tiles) or lists; the same tree and counts either way (default: auto)",
+            "tiles), lists, or generated (the list kernel written out for this puzzle and order: "
+            "compiled on first use, about a minute on 16x16, then cached); the same tree and counts "
+            "every way (default: auto)",
         )
     p.add_argument(
         "--start",

@@ -13,6 +13,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
+from . import generated
 from . import kernel as K
 from .bit_kernel import bit_search
 from .placements import start_arrays
@@ -116,11 +117,21 @@ def _search_one(
     rows = plan.exact_phases()
     bits = solver.bit_tables(plan, rows)
     total.statistics["kernel"] = "bits" if bits is not None else "lists"
+    written_out = None
     if bits is None:
         tables = plan_tables(plan)
         board = tables.board(board)
         rows = tables.rows(rows)
-        prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, rows[:, None, :].copy(), np.zeros(D + 1, np.int32))
+        align = None
+        if solver.kernel == "generated" and leaf == D and generated.supports(tables, rows):
+            written_out = generated.load(
+                rows, plan.order, board, tables.cmask, tables.pmask, first, puzzle.n_tiles, len(tables.starts)
+            )
+            align = (first, generated.DEPTHS_PER_FUNCTION)
+            total.statistics["kernel"] = "generated"
+        prefix = PrefixFilter(
+            tables, plan.order, puzzle.n_tiles, rows[:, None, :].copy(), np.zeros(D + 1, np.int32), align
+        )
     checks = rows if (rows[:, P_NCHK] > 0).any() else None
     if bits is not None:
         umask = bits.used_masks(used)
@@ -163,6 +174,12 @@ def _search_one(
                 out,
                 npd,
             )
+        elif written_out is not None and written_out.runs(int(state[1])):
+            nodes, leaves, written, status = written_out.search(
+                cand, starts, board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd
+            )
+            fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=False)
+            prefix.note(total.statistics)
         else:
             nodes, leaves, written, status = K.exact_search(
                 cand,

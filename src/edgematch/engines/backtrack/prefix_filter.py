@@ -64,8 +64,11 @@ class PrefixFilter:
     the exact kernel): they say which list each depth is reading.
     """
 
-    def __init__(self, tables, order, n_tiles, phases, phase) -> None:
+    def __init__(self, tables, order, n_tiles, phases, phase, align: tuple[int, int] | None = None) -> None:
         self.tables = tables
+        #: ``(base, step)``: settled prefixes end at ``base + k * step`` (the generated
+        #: kernel starts only at its functions' first depths)
+        self.align = align
         self.order = order
         self.n_tiles = n_tiles
         self.phases = phases
@@ -97,6 +100,9 @@ class PrefixFilter:
         depth = int(state[0])
         start = int(state[1])
         floor = min(int(placed[0]) - MARGIN, depth)
+        if self.align is not None:
+            base, step = self.align
+            floor = base + (floor - base) // step * step
         if floor < start + MIN_SETTLED:
             return self.tables.cand, self.tables.starts
         settled = np.zeros(self.n_tiles, bool)

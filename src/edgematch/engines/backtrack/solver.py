@@ -38,7 +38,7 @@ from .placements import prefix_placements
 from .plan import SearchPlan, build_plan
 
 ProgressCallback = Callable[[dict], None]
-KERNELS = ("auto", "lists", "bits")
+KERNELS = ("auto", "lists", "bits", "generated")
 
 FIRST_SLICE_NODES = 200_000
 SLICE_SECONDS = 0.2
@@ -135,8 +135,11 @@ class BacktrackSolver(Engine):
         Exact modes: ``auto`` (default) runs the bitboard kernel (:mod:`.bit_kernel`)
         when every class of tiles has at most 64 members and the list kernel
         (:mod:`.kernel`) otherwise; ``lists`` or ``bits`` force one (``bits`` raises
-        when it does not apply).  Both walk the same tree: nodes, counts and solution
-        order are identical; only the speed differs.
+        when it does not apply).  ``generated`` writes the list kernel out as source
+        for this puzzle and order (:mod:`.generated`: faster on large boards, compiled
+        on first use and cached); plans it cannot run use the list kernel.  All walk
+        the same tree: nodes, counts and solution order are identical; only the speed
+        differs.
     progress:
         Called about every ``progress_interval`` seconds with a dict of statistics
         (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
@@ -270,7 +273,7 @@ class BacktrackSolver(Engine):
 
     def bit_tables(self, plan: SearchPlan, rows: np.ndarray):
         """The plan's bitboard masks (cached on the plan), or None for the list kernel."""
-        if self.kernel == "lists":
+        if self.kernel in ("lists", "generated"):
             return None
         if "_bits" not in plan.__dict__:
             plan.__dict__["_bits"] = bit_tables(plan, rows)

@@ -1,0 +1,394 @@
+"""The exact kernel written out for one puzzle and scan order: generated source, compiled once.
+
+The list kernel (:mod:`.kernel`) reads, at every node, the depth's row of the plan (which
+squares form the key, their shifts, the table's base), keeps the search stack in arrays
+and runs every depth through the same few branches.  Here each depth becomes its own
+loop in Python source, with the square, the neighbours, the shifts and the table base as
+literals; the depths nest as loops, twelve to a function, and each function calls the next
+(eternity2.dev's "chain" of functions).  A neighbour placed inside the same function is a
+local variable instead of a board read, the candidate index and the list end live in
+registers, and every depth has its own branches for the processor to predict.
+
+The tree is the list kernel's, node for node: the same lists in the same order, a node
+counted when placed, the same stop after exactly the node budget, and the same resumable
+state (``cur``, ``end``, ``state``) between slices, so the driver, the prefix filter,
+checkpoints and splits work unchanged and either kernel can go on from the other's state.
+
+The source is written to a cache folder (``EDGEMATCH_CACHE_DIR``, else the user's cache
+folder) under a name that digests everything baked into it, and imported as a module, so
+Numba caches its machine code beside it.  The first search of a puzzle, order and start
+depth compiles it (about 90 s for e2dev/bench-hard's 216 depths here, counted in that
+search's time); later searches load it in under a second (docs/backtracking.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .kernel import key_range
+from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
+
+#: depths per generated function: in a prototype on e2dev/bench-hard, 12 ran fastest
+#: (6: 93, 9: 100, 12: 117, 18: 105 million nodes per second, the list kernel 100), and
+#: Python allows 20 nested blocks in one function
+DEPTHS_PER_FUNCTION = 12
+#: written into every generated source, so a new shape of the code gets new module names
+VERSION = 1
+
+_lock = threading.Lock()
+_loaded: dict[str, object] = {}
+
+
+def cache_dir() -> Path:
+    """Where generated kernels are written: ``EDGEMATCH_CACHE_DIR`` or the user's cache."""
+    custom = os.environ.get("EDGEMATCH_CACHE_DIR")
+    if custom:
+        return Path(custom) / "generated"
+    from numba.misc.appdirs import AppDirs
+
+    return Path(AppDirs(appname="edgematch", appauthor=False).user_cache_dir) / "generated"
+
+
+def supports(tables, rows: np.ndarray) -> bool:
+    """True when the generated kernel can run this plan: packed codes and every known
+    side in the look-up key (explicit side checks stay with the list kernel)."""
+    return tables.pcol is None and not (rows[:, P_NCHK] > 0).any() and len(rows) > 0
+
+
+class _Source:
+    """Writes the kernel's source for one plan and start depth (see :func:`source`).
+
+    Every array the search touches lives in one int64 array ``mem`` at fixed offsets
+    (candidate lists, their starts, the board, the used flags, the stack, the counters),
+    so each generated function takes ``(mem, budget)``: with the list kernel's seven
+    array arguments passed down the chain, the calls cost a tenth of the speed.
+    """
+
+    def __init__(self, rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> None:
+        self.rows = rows
+        self.order = [int(s) for s in order]
+        self.hints = board
+        self.cmask = cmask
+        self.pmask = pmask
+        self.start = start
+        self.D = D = len(self.order)
+        self.depth_of = {s: d for d, s in enumerate(self.order)}
+        self.layout = layout(D, len(board), n_tiles, n_starts)
+
+    def __getattr__(self, name: str) -> int:
+        return self.layout[name]
+
+    def key(self, d: int, first: int) -> str:
+        """The look-up index of depth ``d`` as an expression: hints are constants, squares
+        placed by this function are its locals, the others are read from the board."""
+        base = int(self.rows[d, P_BASE])
+        terms = []
+        for c in range(int(self.rows[d, P_NKEY])):
+            square, shift, mul = (int(x) for x in self.rows[d, P_KEY + 3 * c : P_KEY + 3 * c + 3])
+            at = self.depth_of.get(square)
+            if at is None:  # a hint: its colour is a constant
+                base += ((int(self.hints[square]) >> shift) & self.cmask) * mul
+                continue
+            code = f"p{at}" if first <= at < d else f"mem[{self.BOARD + square}]"
+            terms.append(f"(({code} >> {shift}) & {self.cmask}) * {mul}")
+        return " + ".join([str(base + self.STARTS)] + terms)
+
+    def level(self, j: int, first: int, last: int, d: int, ind: str) -> list[str]:
+        """The loop of depth ``d`` with every deeper depth of function ``j`` inside it."""
+        sq = self.BOARD + self.order[d]
+        U = self.USED
+        C = self.CAND
+        out = [
+            f"{ind}if mem[{self.RD}] >= {d}:",  # resuming: the position is in mem
+            f"{ind}    i{d} = mem[{self.CUR + d}]",
+            f"{ind}    e{d} = mem[{self.END + d}]",
+            f"{ind}    if mem[{self.RD}] == {d}:",
+            f"{ind}        mem[{self.RD}] = -1",
+            f"{ind}else:",
+            f"{ind}    k{d} = {self.key(d, first)}",
+            f"{ind}    i{d} = mem[k{d}]",
+            f"{ind}    e{d} = mem[k{d} + 1]",
+            f"{ind}    mem[{self.END + d}] = e{d}",
+            f"{ind}while i{d} < e{d}:",
+        ]
+        ind2 = ind + "    "
+        out += [
+            f"{ind2}p{d} = mem[{C} + i{d}]",
+            f"{ind2}i{d} += 1",
+            f"{ind2}t{d} = {U} + ((p{d} & {self.pmask}) >> 2)",
+            f"{ind2}if mem[t{d}]:",
+            f"{ind2}    continue",
+            f"{ind2}mem[{self.NPD + d}] += 1",
+            f"{ind2}n = mem[{self.NODES}] + 1",
+            f"{ind2}mem[{self.NODES}] = n",
+        ]
+        if d == self.D - 1:
+            return out + self.leaf(d, ind2)
+        out += [
+            f"{ind2}mem[{sq}] = p{d}",
+            f"{ind2}if n >= budget:",  # the list kernel's stop: look into the child first
+            f"{ind2}    return halt(mem, {d}, i{d}, t{d}, {self.key(d + 1, first)})",
+            f"{ind2}mem[t{d}] = 1",
+            f"{ind2}mem[{self.CUR + d}] = i{d}",
+        ]
+        if d + 1 < last:
+            out += self.level(j, first, last, d + 1, ind2)
+        else:
+            out += [f"{ind2}st = f{j + 1}(mem, budget)", f"{ind2}if st != 0:", f"{ind2}    return st"]
+        out.append(f"{ind2}mem[t{d}] = 0")
+        return out
+
+    def leaf(self, d: int, ind: str) -> list[str]:
+        """A complete board at the last depth: counted, copied out, and the stops."""
+        sq = self.BOARD + self.order[d]
+        n_squares = len(self.hints)
+        stop = [f"{ind}    mem[{self.CUR + d}] = i{d}", f"{ind}    mem[{self.DEPTH}] = {d}"]
+        return [
+            f"{ind}leaves = mem[{self.LEAVES}] + 1",
+            f"{ind}mem[{self.LEAVES}] = leaves",
+            f"{ind}if mem[{self.OUTROWS}] > 0:",
+            f"{ind}    mem[{sq}] = p{d}",
+            f"{ind}    w = mem[{self.WRITTEN}]",
+            f"{ind}    at = mem[{self.OUTAT}] + w * {n_squares}",
+            f"{ind}    for x in range({n_squares}):",
+            f"{ind}        mem[at + x] = mem[{self.BOARD} + x]",
+            f"{ind}    mem[{sq}] = -1",
+            f"{ind}    mem[{self.WRITTEN}] = w + 1",
+            f"{ind}    if w + 1 == mem[{self.OUTROWS}]:",
+            *[("    " + line) for line in stop],
+            f"{ind}        return 2",
+            f"{ind}if mem[{self.MAXSOL}] >= 0 and leaves >= mem[{self.MAXSOL}]:",
+            *stop,
+            f"{ind}    return 2",
+            f"{ind}if n >= budget:",
+            *stop,
+            f"{ind}    return 1",
+        ]
+
+    def text(self) -> str:
+        D = self.D
+        G = DEPTHS_PER_FUNCTION
+        firsts = list(range(self.start, D, G))
+        lines = [
+            f'"""Generated by edgematch.engines.backtrack.generated (version {VERSION}): do not edit."""',
+            "",
+            "from numba import njit",
+            "",
+            "",
+            "@njit(cache=True, nogil=True)",
+            "def halt(mem, d, i, t, k):",
+            '    """Stop after a node at d (not the last depth): enter its child when the child',
+            '    has a free tile, as the list kernel does; return the budget status."""',
+            "    a = mem[k]",
+            "    z = mem[k + 1]",
+            "    while a < z:",
+            f"        q = {self.USED} + ((mem[{self.CAND} + a] & {self.pmask}) >> 2)",
+            "        if mem[q] == 0 and q != t:",
+            "            break",
+            "        a += 1",
+            f"    mem[{self.CUR} + d] = i",
+            "    if a >= z:",
+            f"        mem[{self.DEPTH}] = d",
+            "    else:",
+            "        mem[t] = 1",
+            f"        mem[{self.CUR} + d + 1] = a",
+            f"        mem[{self.END} + d + 1] = z",
+            f"        mem[{self.DEPTH}] = d + 1",
+            "    return 1",
+            "",
+            "",
+        ]
+        for j, first in enumerate(firsts):
+            last = min(D, first + G)
+            lines.append("@njit(cache=True, nogil=True)")
+            lines.append(f"def f{j}(mem, budget):")
+            lines += self.level(j, first, last, first, "    ")
+            lines += ["    return 0", "", ""]
+        lines += ["@njit(cache=True, nogil=True)", "def chain(mem, budget, s):", "    st = -1"]
+        for j, first in enumerate(firsts):
+            lines += [f"    {'if' if j == 0 else 'elif'} s == {first}:", f"        st = f{j}(mem, budget)"]
+        lines += ["    return st", ""]
+        return "\n".join(lines)
+
+
+def layout(depth: int, n_squares: int, n_tiles: int, n_starts: int) -> dict[str, int]:
+    """Offsets in ``mem``: the stack, the counters, the board, the used flags, the lists'
+    starts, then the candidates (whose length changes with the prefix filter) and the
+    solution rows after them (at ``mem[OUTAT]``)."""
+    offsets = {}
+    at = 0
+    for name, size in (
+        ("CUR", depth + 1),
+        ("END", depth + 1),
+        ("NPD", depth),
+        ("NODES", 1),
+        ("LEAVES", 1),
+        ("WRITTEN", 1),
+        ("MAXSOL", 1),
+        ("DEPTH", 1),
+        ("RD", 1),
+        ("OUTROWS", 1),
+        ("OUTAT", 1),
+        ("BOARD", n_squares),
+        ("USED", n_tiles),
+        ("STARTS", n_starts),
+        ("CAND", 0),
+    ):
+        offsets[name] = at
+        at += size
+    return offsets
+
+
+@njit(cache=True, nogil=True)
+def _enter(mem, o, cand, starts, board, used, cur, end, state, max_solutions, out_rows, rows, cmask, pmask, order):
+    """Copy the list kernel's state into ``mem``; the tiles of depths ``s .. r-1`` are placed
+    again by their loops (from their own list position), so they are freed and their
+    second count taken off in advance."""
+    r = state[0]
+    s = state[1]
+    if state[3] == 1:
+        cur[r], end[r] = key_range(rows, r, board, None, starts, cmask)
+    D = order.shape[0]
+    for x in range(D + 1):
+        mem[o[0] + x] = cur[x]
+        mem[o[1] + x] = end[x]
+    for x in range(D):
+        mem[o[2] + x] = 0
+    for x in range(board.shape[0]):
+        mem[o[3] + x] = board[x]
+    for x in range(used.shape[0]):
+        mem[o[4] + x] = used[x]
+    for x in range(starts.shape[0]):
+        mem[o[5] + x] = starts[x]
+    for x in range(cand.shape[0]):
+        mem[o[6] + x] = cand[x]
+    mem[o[7]] = 0  # nodes
+    mem[o[7] + 1] = 0  # leaves
+    mem[o[7] + 2] = 0  # written
+    mem[o[7] + 3] = max_solutions
+    mem[o[7] + 5] = r  # resume depth
+    mem[o[7] + 6] = out_rows
+    mem[o[7] + 7] = o[6] + cand.shape[0]
+    for x in range(s, r):
+        code = board[order[x]]
+        mem[o[4] + ((code & pmask) >> 2)] = 0
+        # the placed entry is the last one before cur equal to it (after a filtered slice
+        # the entries between it and cur are tiles still taken, skipped again)
+        j = cur[x] - 1
+        while j > 0 and cand[j] != code:
+            j -= 1
+        mem[o[0] + x] = j
+        mem[o[2] + x] -= 1
+        mem[o[7]] -= 1
+
+
+@njit(cache=True, nogil=True)
+def _leave(mem, o, st, board, used, cur, end, state, out, npd, pmask):
+    """Copy ``mem`` back into the list kernel's state and solution rows."""
+    D = cur.shape[0] - 1
+    state[0] = state[1] if st == 0 else mem[o[7] + 4]
+    state[3] = 0
+    for x in range(D + 1):
+        cur[x] = mem[o[0] + x]
+        end[x] = mem[o[1] + x]
+    for x in range(D):
+        npd[x] += mem[o[2] + x]
+    for x in range(board.shape[0]):
+        board[x] = mem[o[3] + x]
+    for x in range(used.shape[0]):
+        used[x] = mem[o[4] + x]
+    written = mem[o[7] + 2]
+    at = mem[o[7] + 7]
+    n = board.shape[0]
+    for w in range(written):
+        for x in range(n):
+            c = mem[at + w * n + x]
+            out[w, x] = c if c < 0 else c & pmask
+    return mem[o[7]], mem[o[7] + 1], written, st
+
+
+def source(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> str:
+    """The Python source of the kernel for these kernel rows (packed-code form), order,
+    hint board and start depth (its functions begin at ``start``, ``start + 12``, ...)."""
+    return _Source(rows, order, board, cmask, pmask, start, n_tiles, n_starts).text()
+
+
+class GeneratedKernel:
+    """A generated kernel, called like the list kernel (:meth:`search`)."""
+
+    def __init__(self, module, plan_order, board, n_tiles: int, n_starts: int, start: int, rows, cmask, pmask) -> None:
+        self.module = module
+        self.start = start
+        self.order = np.asarray(plan_order, np.int64)
+        self.rows = rows
+        self.cmask = np.int64(cmask)
+        self.pmask = np.int64(pmask)
+        L = layout(len(self.order), len(board), n_tiles, n_starts)
+        names = ("CUR", "END", "NPD", "BOARD", "USED", "STARTS", "CAND", "NODES")
+        self.offsets = np.array([L[name] for name in names], np.int64)
+        self.mem = np.zeros(0, np.int64)
+
+    def runs(self, start_depth: int) -> bool:
+        """True when a slice starting (``state[1]``) at this depth can run here: the
+        module's functions begin at its start depth and every 12 depths after it."""
+        return start_depth >= self.start and (start_depth - self.start) % DEPTHS_PER_FUNCTION == 0
+
+    def search(self, cand, starts, board, used, cur, end, state, budget, max_solutions, out, npd):
+        """``kernel.exact_search``'s call and result (leaves at the last depth)."""
+        size = int(self.offsets[6]) + len(cand) + out.shape[0] * out.shape[1]
+        if len(self.mem) < size:
+            self.mem = np.zeros(size, np.int64)
+        mem = self.mem
+        o = self.offsets
+        _enter(
+            mem,
+            o,
+            cand,
+            starts,
+            board,
+            used,
+            cur,
+            end,
+            state,
+            max_solutions,
+            out.shape[0],
+            self.rows,
+            self.cmask,
+            self.pmask,
+            self.order,
+        )
+        st = self.module.chain(mem, budget, state[1])
+        return _leave(mem, o, st, board, used, cur, end, state, out, npd, self.pmask)
+
+
+def load(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> GeneratedKernel:
+    """The generated kernel for this plan and start depth, written and imported once per
+    process (compiled once per machine: Numba caches it beside the source)."""
+    text = source(rows, order, board, cmask, pmask, start, n_tiles, n_starts)
+    digest = hashlib.sha256(text.encode())
+    name = f"edgematch_exact_{digest.hexdigest()[:24]}"
+    with _lock:
+        module = _loaded.get(name)
+        if module is None:
+            folder = cache_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{name}.py"
+            if not path.exists() or path.read_text() != text:
+                temporary = path.with_suffix(f".{os.getpid()}.tmp")
+                temporary.write_text(text)
+                os.replace(temporary, path)
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module  # Numba's cache re-imports the module by name
+            spec.loader.exec_module(module)
+            _loaded[name] = module
+    return GeneratedKernel(module, order, board, n_tiles, n_starts, start, rows, cmask, pmask)
