@@ -174,32 +174,31 @@ def _search_one(
                 out,
                 npd,
             )
-        elif written_out is not None and written_out.runs(int(state[1])):
-            nodes, leaves, written, status = written_out.search(
-                cand, starts, board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd
-            )
-            fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=False)
-            prefix.note(total.statistics)
         else:
-            nodes, leaves, written, status = K.exact_search(
-                cand,
-                starts,
-                tables.pcol,
-                plan.order,
-                rows,
-                board,
-                used,
-                cur,
-                end,
-                state,
-                np.int64(want),
-                np.int64(max_solutions),
-                out,
-                npd,
-                checks,
-                np.int64(tables.cmask),
-                np.int64(tables.pmask),
-            )
+            if written_out is not None and written_out.runs(int(state[1])):
+                nodes, leaves, written, status = written_out.search(
+                    cand, starts, board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd
+                )
+            else:
+                nodes, leaves, written, status = K.exact_search(
+                    cand,
+                    starts,
+                    tables.pcol,
+                    plan.order,
+                    rows,
+                    board,
+                    used,
+                    cur,
+                    end,
+                    state,
+                    np.int64(want),
+                    np.int64(max_solutions),
+                    out,
+                    npd,
+                    checks,
+                    np.int64(tables.cmask),
+                    np.int64(tables.pmask),
+                )
             fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=False)
             prefix.note(total.statistics)
         total.statistics["kernel_calls"] += 1

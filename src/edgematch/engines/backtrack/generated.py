@@ -43,6 +43,14 @@ DEPTHS_PER_FUNCTION = 12
 #: written into every generated source, so a new shape of the code gets new module names
 VERSION = 1
 
+#: the counters after the stack in ``mem``, in this order (:func:`layout`); the copies in
+#: and out (:func:`_enter`, :func:`_leave`) address them from NODES by their position
+COUNTERS = ("NODES", "LEAVES", "WRITTEN", "MAXSOL", "DEPTH", "RD", "OUTROWS", "OUTAT")
+LEAVES, WRITTEN, MAXSOL, DEPTH, RD, OUTROWS, OUTAT = range(1, len(COUNTERS))
+#: the offsets :class:`GeneratedKernel` hands to the copies, in this order
+OFFSETS = ("CUR", "END", "NPD", "BOARD", "USED", "STARTS", "CAND", "NODES")
+O_CUR, O_END, O_NPD, O_BOARD, O_USED, O_STARTS, O_CAND, O_NODES = range(len(OFFSETS))
+
 _lock = threading.Lock()
 _loaded: dict[str, object] = {}
 
@@ -60,7 +68,7 @@ def cache_dir() -> Path:
 def supports(tables, rows: np.ndarray) -> bool:
     """True when the generated kernel can run this plan: packed codes and every known
     side in the look-up key (explicit side checks stay with the list kernel)."""
-    return tables.pcol is None and not (rows[:, P_NCHK] > 0).any() and len(rows) > 0
+    return tables.pcol is None and not (rows[:, P_NCHK] > 0).any()
 
 
 class _Source:
@@ -229,14 +237,7 @@ def layout(depth: int, n_squares: int, n_tiles: int, n_starts: int) -> dict[str,
         ("CUR", depth + 1),
         ("END", depth + 1),
         ("NPD", depth),
-        ("NODES", 1),
-        ("LEAVES", 1),
-        ("WRITTEN", 1),
-        ("MAXSOL", 1),
-        ("DEPTH", 1),
-        ("RD", 1),
-        ("OUTROWS", 1),
-        ("OUTAT", 1),
+        *((name, 1) for name in COUNTERS),
         ("BOARD", n_squares),
         ("USED", n_tiles),
         ("STARTS", n_starts),
@@ -258,61 +259,63 @@ def _enter(mem, o, cand, starts, board, used, cur, end, state, max_solutions, ou
         cur[r], end[r] = key_range(rows, r, board, None, starts, cmask)
     D = order.shape[0]
     for x in range(D + 1):
-        mem[o[0] + x] = cur[x]
-        mem[o[1] + x] = end[x]
+        mem[o[O_CUR] + x] = cur[x]
+        mem[o[O_END] + x] = end[x]
     for x in range(D):
-        mem[o[2] + x] = 0
+        mem[o[O_NPD] + x] = 0
     for x in range(board.shape[0]):
-        mem[o[3] + x] = board[x]
+        mem[o[O_BOARD] + x] = board[x]
     for x in range(used.shape[0]):
-        mem[o[4] + x] = used[x]
+        mem[o[O_USED] + x] = used[x]
     for x in range(starts.shape[0]):
-        mem[o[5] + x] = starts[x]
+        mem[o[O_STARTS] + x] = starts[x]
     for x in range(cand.shape[0]):
-        mem[o[6] + x] = cand[x]
-    mem[o[7]] = 0  # nodes
-    mem[o[7] + 1] = 0  # leaves
-    mem[o[7] + 2] = 0  # written
-    mem[o[7] + 3] = max_solutions
-    mem[o[7] + 5] = r  # resume depth
-    mem[o[7] + 6] = out_rows
-    mem[o[7] + 7] = o[6] + cand.shape[0]
+        mem[o[O_CAND] + x] = cand[x]
+    at = o[O_NODES]
+    mem[at] = 0
+    mem[at + LEAVES] = 0
+    mem[at + WRITTEN] = 0
+    mem[at + MAXSOL] = max_solutions
+    mem[at + RD] = r
+    mem[at + OUTROWS] = out_rows
+    mem[at + OUTAT] = o[O_CAND] + cand.shape[0]
     for x in range(s, r):
         code = board[order[x]]
-        mem[o[4] + ((code & pmask) >> 2)] = 0
+        mem[o[O_USED] + ((code & pmask) >> 2)] = 0
         # the placed entry is the last one before cur equal to it (after a filtered slice
         # the entries between it and cur are tiles still taken, skipped again)
         j = cur[x] - 1
         while j > 0 and cand[j] != code:
             j -= 1
-        mem[o[0] + x] = j
-        mem[o[2] + x] -= 1
-        mem[o[7]] -= 1
+        mem[o[O_CUR] + x] = j
+        mem[o[O_NPD] + x] -= 1
+        mem[at] -= 1
 
 
 @njit(cache=True, nogil=True)
 def _leave(mem, o, st, board, used, cur, end, state, out, npd, pmask):
     """Copy ``mem`` back into the list kernel's state and solution rows."""
     D = cur.shape[0] - 1
-    state[0] = state[1] if st == 0 else mem[o[7] + 4]
+    at = o[O_NODES]
+    state[0] = state[1] if st == 0 else mem[at + DEPTH]
     state[3] = 0
     for x in range(D + 1):
-        cur[x] = mem[o[0] + x]
-        end[x] = mem[o[1] + x]
+        cur[x] = mem[o[O_CUR] + x]
+        end[x] = mem[o[O_END] + x]
     for x in range(D):
-        npd[x] += mem[o[2] + x]
+        npd[x] += mem[o[O_NPD] + x]
     for x in range(board.shape[0]):
-        board[x] = mem[o[3] + x]
+        board[x] = mem[o[O_BOARD] + x]
     for x in range(used.shape[0]):
-        used[x] = mem[o[4] + x]
-    written = mem[o[7] + 2]
-    at = mem[o[7] + 7]
+        used[x] = mem[o[O_USED] + x]
+    written = mem[at + WRITTEN]
+    rows_at = mem[at + OUTAT]
     n = board.shape[0]
     for w in range(written):
         for x in range(n):
-            c = mem[at + w * n + x]
+            c = mem[rows_at + w * n + x]
             out[w, x] = c if c < 0 else c & pmask
-    return mem[o[7]], mem[o[7] + 1], written, st
+    return mem[at], mem[at + LEAVES], written, st
 
 
 def source(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> str:
@@ -332,8 +335,7 @@ class GeneratedKernel:
         self.cmask = np.int64(cmask)
         self.pmask = np.int64(pmask)
         L = layout(len(self.order), len(board), n_tiles, n_starts)
-        names = ("CUR", "END", "NPD", "BOARD", "USED", "STARTS", "CAND", "NODES")
-        self.offsets = np.array([L[name] for name in names], np.int64)
+        self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
         self.mem = np.zeros(0, np.int64)
 
     def runs(self, start_depth: int) -> bool:
@@ -343,7 +345,7 @@ class GeneratedKernel:
 
     def search(self, cand, starts, board, used, cur, end, state, budget, max_solutions, out, npd):
         """``kernel.exact_search``'s call and result (leaves at the last depth)."""
-        size = int(self.offsets[6]) + len(cand) + out.shape[0] * out.shape[1]
+        size = int(self.offsets[O_CAND]) + len(cand) + out.shape[0] * out.shape[1]
         if len(self.mem) < size:
             self.mem = np.zeros(size, np.int64)
         mem = self.mem
