@@ -73,6 +73,15 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         add_order_arguments(p, default=None, shown="e2path on boards of 100 squares or more, else rowscan")
     else:
         add_order_arguments(p)
+    if best:
+        p.add_argument(
+            "--kernel",
+            choices=("auto", "lists", "generated"),
+            default="auto",
+            help="best-score kernel of the backtracking engine: lists, or generated (the list kernel "
+            "written out for this puzzle, order and schedule: compiled on first use, about 4 minutes "
+            "on e2, then cached); the same tree every way (default: auto, the list kernel)",
+        )
     if not best:
         p.add_argument(
             "--symmetry",

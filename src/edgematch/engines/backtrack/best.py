@@ -16,6 +16,7 @@ from ...model.schedules import julia_priority_schedule, schedule_array
 from ...model.symmetry import turned_board, turned_puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult
+from . import generated, generated_best
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
 from .best_kernel import endgame_cap
@@ -245,7 +246,32 @@ def _run(
     saved = np.zeros((SAVED_ROWS, puzzle.n_squares), np.int64)
     save_state = np.array([0, keep_from], np.int64)
     shared_best = getattr(solver, "shared_best", None)
-    prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase)
+    written_out = None
+    align = None
+    if solver.kernel == "generated" and generated_best.supports(tables, phases, plan.n_phases, start_errors):
+        written_out = generated_best.load(
+            {
+                "phases": phases,
+                "n_phases": plan.n_phases,
+                "known_joins": plan.known_joins,
+                "order": plan.order,
+                "board": board,
+                "cmask": tables.cmask,
+                "pmask": tables.pmask,
+                "start": first,
+                "allowed": allowed.copy(),
+                "endgame_from": endgame_from,
+                "prio_min": prio_min if priority_weights is not None else None,
+                "prio_sorted": priority_first and CUT_SORTED_LISTS,
+                "n_tiles": puzzle.n_tiles,
+                "max_score": puzzle.max_score,
+                "n_starts": len(tables.starts),
+                "start_match": start_score,
+            }
+        )
+        align = (first, generated.DEPTHS_PER_FUNCTION)
+        total.statistics["kernel"] = "generated"
+    prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)
 
     def run_slice(want: int) -> SliceReport:
         nonlocal run_nodes, reported
@@ -256,40 +282,65 @@ def _run(
         before = int(state[4])
         cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
-        nodes, complete_boards, status = best_kernel(
-            cand,
-            starts,
-            tables.pcol,
-            plan.order,
-            plan.n_phases,
-            phases,
-            plan.known_joins,
-            allowed,
-            priority_weights,
-            prio_min,
-            board,
-            used,
-            cur,
-            end,
-            phase,
-            err_stack,
-            match_stack,
-            prio_stack,
-            state,
-            best_board,
-            np.int64(want),
-            np.int64(target),
-            npd,
-            rows0,
-            checks0,
-            np.int64(tables.cmask),
-            np.int64(tables.pmask),
-            priority_first and CUT_SORTED_LISTS,
-            counts,
-            saved,
-            save_state,
-            endgame,
-        )
+        if written_out is not None and written_out.runs(int(state[1]), allowed):
+            nodes, complete_boards, status = written_out.search(
+                cand,
+                starts,
+                board,
+                used,
+                cur,
+                end,
+                phase,
+                err_stack,
+                match_stack,
+                prio_stack,
+                state,
+                best_board,
+                want,
+                target,
+                priority_weights,
+                allowed,
+                counts,
+                saved,
+                save_state,
+                endgame,
+                npd,
+            )
+        else:
+            nodes, complete_boards, status = best_kernel(
+                cand,
+                starts,
+                tables.pcol,
+                plan.order,
+                plan.n_phases,
+                phases,
+                plan.known_joins,
+                allowed,
+                priority_weights,
+                prio_min,
+                board,
+                used,
+                cur,
+                end,
+                phase,
+                err_stack,
+                match_stack,
+                prio_stack,
+                state,
+                best_board,
+                np.int64(want),
+                np.int64(target),
+                npd,
+                rows0,
+                checks0,
+                np.int64(tables.cmask),
+                np.int64(tables.pmask),
+                priority_first and CUT_SORTED_LISTS,
+                counts,
+                saved,
+                save_state,
+                endgame,
+            )
         total.statistics["kernel_calls"] += 1
         for row in range(int(save_state[0])):  # complete boards at or above save_boards
             total.boards.append(back(Board.from_codes(puzzle, saved[row])))

@@ -371,12 +371,11 @@ class GeneratedKernel:
         return _leave(mem, o, st, board, used, cur, end, state, out, npd, self.pmask)
 
 
-def load(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> GeneratedKernel:
-    """The generated kernel for this plan and start depth, written and imported once per
-    process (compiled once per machine: Numba caches it beside the source)."""
-    text = source(rows, order, board, cmask, pmask, start, n_tiles, n_starts)
+def import_source(text: str, prefix: str):
+    """The module of generated ``text``, written under a name that digests it into the cache
+    folder and imported once per process (Numba caches its machine code beside it)."""
     digest = hashlib.sha256(text.encode())
-    name = f"edgematch_exact_{digest.hexdigest()[:24]}"
+    name = f"{prefix}_{digest.hexdigest()[:24]}"
     with _lock:
         module = _loaded.get(name)
         if module is None:
@@ -393,4 +392,12 @@ def load(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n
             sys.modules[name] = module  # Numba's cache re-imports the module by name
             spec.loader.exec_module(module)
             _loaded[name] = module
+    return module
+
+
+def load(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> GeneratedKernel:
+    """The generated kernel for this plan and start depth, written and imported once per
+    process (compiled once per machine: Numba caches it beside the source)."""
+    text = source(rows, order, board, cmask, pmask, start, n_tiles, n_starts)
+    module = import_source(text, "edgematch_exact")
     return GeneratedKernel(module, order, board, n_tiles, n_starts, start, rows, cmask, pmask)

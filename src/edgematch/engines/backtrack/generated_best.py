@@ -1,0 +1,712 @@
+"""The best-score kernel written out for one puzzle, scan order and schedule.
+
+:mod:`.generated` does this for the exact kernel; here the same shape (one loop per depth
+with its squares, shifts and table bases as literals, twelve depths nested per function,
+the functions chained, all state in one int64 array ``mem``) carries what the best kernel
+adds (:mod:`.best_kernel`):
+
+* the phases of each depth: one loop per depth still, whose list moves on to the next
+  phase when it runs out, as long as the schedule leaves room for that phase's invalid
+  joins; the phases a depth's schedule can never reach are left out of its code;
+* the schedule as literals below the endgame's first depth (the endgame lowers its own
+  depths' bounds as complete boards are found, so there they are read from ``mem``);
+* the exact prefix (depths before the schedule's first invalid join) with no error or
+  score bookkeeping: its scores are literals;
+* the priority bound, the board kept clean behind the phased depths, the best board, the
+  target, boards per score and the saved boards, as in the list kernel.
+
+The tree is the list kernel's, node for node, and a slice stops after exactly its node
+budget.  Its stop leaves a state either kernel goes on from: the stopped node's child is
+entered, where the list kernel first looks whether the child has a free tile (so the two
+may stop one step apart; what follows is the same tree).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import generated
+from .best_kernel import phase_range
+from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
+
+VERSION = 1
+
+#: per-depth stacks first, then the counters, then the other arrays (:func:`layout`)
+STACKS = ("CUR", "END", "PH", "ERR", "MATCH", "PRIO")
+COUNTERS = (
+    "NODES",
+    "COMPLETE",
+    "BEST",
+    "FLAG",
+    "TARGET",
+    "DEPTH",
+    "RD",
+    "SAVECAP",
+    "SAVED",
+    "SAVEAT",
+    "FLOOR",
+    "EGMAX",
+)
+NODES, COMPLETE, BEST, FLAG, TARGET, DEPTH, RD, SAVECAP, SAVED, SAVEAT, FLOOR, EGMAX = range(len(COUNTERS))
+#: the offsets handed to the copies in and out, in this order
+OFFSETS = (*STACKS, "NPD", "C0", "BOARD", "BESTB", "USED", "PRIOW", "ALLOWED", "ORDER", "COUNTS", "STARTS", "CAND")
+(
+    O_CUR,
+    O_END,
+    O_PH,
+    O_ERR,
+    O_MATCH,
+    O_PRIO,
+    O_NPD,
+    O_C0,
+    O_BOARD,
+    O_BESTB,
+    O_USED,
+    O_PRIOW,
+    O_ALLOWED,
+    O_ORDER,
+    O_COUNTS,
+    O_STARTS,
+    O_CAND,
+) = range(len(OFFSETS))
+
+K_BUDGET = 1
+K_TARGET = 3
+
+
+def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: int) -> dict[str, int]:
+    """Offsets in ``mem``; the candidates (whose length changes with the prefix filter) come
+    last, the saved boards after them (at ``mem[SAVEAT]``)."""
+    offsets = {}
+    at = 0
+    for name, size in (
+        *((name, depth + 1) for name in STACKS),
+        ("NPD", depth),
+        ("C0", len(COUNTERS)),
+        ("BOARD", n_squares),
+        ("BESTB", n_squares),
+        ("USED", n_tiles),
+        ("PRIOW", n_tiles),
+        ("ALLOWED", depth),
+        ("ORDER", depth),
+        ("COUNTS", max_score + 1),
+        ("STARTS", n_starts),
+        ("CAND", 0),
+    ):
+        offsets[name] = at
+        at += size
+    return offsets
+
+
+def supports(tables, phases, n_phases, start_errors: int) -> bool:
+    """True when the generated best kernel can run this plan: packed codes, every exact
+    fit looked up on all its known sides, and a start board without invalid joins."""
+    if tables.pcol is not None or start_errors != 0:
+        return False
+    return not (phases[:, 0, P_NCHK] > 0).any()
+
+
+class _Source:
+    """Writes the source of one best kernel (see the module notes)."""
+
+    def __init__(self, spec: dict) -> None:
+        self.phases = spec["phases"]
+        self.n_phases = [int(x) for x in spec["n_phases"]]
+        self.known = [int(x) for x in spec["known_joins"]]
+        self.order = [int(s) for s in spec["order"]]
+        self.hints = spec["board"]
+        self.cmask = int(spec["cmask"])
+        self.pmask = int(spec["pmask"])
+        self.start = int(spec["start"])
+        self.allowed = [int(x) for x in spec["allowed"]]
+        self.endgame_from = int(spec["endgame_from"])
+        self.prio_min = None if spec["prio_min"] is None else [int(x) for x in spec["prio_min"]]
+        self.prio_sorted = bool(spec["prio_sorted"])
+        self.D = D = len(self.order)
+        self.last = D - 1
+        self.depth_of = {s: d for d, s in enumerate(self.order)}
+        self.L = layout(D, len(self.hints), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"]))
+        self.c0 = self.L["C0"]
+        # the exact prefix: depths whose schedule allows no invalid join, before the endgame
+        d0 = self.start
+        while d0 < self.last and d0 < self.endgame_from and self.allowed[d0] == 0:
+            d0 += 1
+        self.d0 = d0
+        self.match_at = {}  # the literal score before each prefix depth and at d0
+        m = int(spec["start_match"])
+        for d in range(self.start, d0 + 1):
+            self.match_at[d] = m
+            if d < D:
+                m += self.known[d]
+
+    def __getattr__(self, name: str) -> int:
+        if name in COUNTERS:
+            return self.c0 + COUNTERS.index(name)
+        return self.L[name]
+
+    def dynamic(self, d: int) -> bool:
+        """The depth's bound lives in ``mem`` (the endgame changes it)."""
+        return d >= self.endgame_from
+
+    def usable(self, d: int) -> list[int]:
+        """The phases of depth ``d`` its schedule can reach (all of them in the endgame)."""
+        if d < self.d0:
+            return [0]
+        n = self.n_phases[d]
+        if self.dynamic(d):
+            return list(range(n))
+        return [j for j in range(n) if int(self.phases[d, j, P_ERR]) <= self.allowed[d]]
+
+    def code(self, square: int, d: int, first: int) -> str | None:
+        """The code on ``square`` as seen at depth ``d``: a local of this function, a read of
+        the board, or None for a hint (then the caller folds in its constant)."""
+        at = self.depth_of.get(square)
+        if at is None:
+            return None
+        return f"p{at}" if first <= at < d else f"mem[{self.BOARD + square}]"
+
+    def key(self, d: int, j: int, first: int) -> str:
+        row = self.phases[d, j]
+        base = int(row[P_BASE])
+        terms = []
+        for c in range(int(row[P_NKEY])):
+            square, shift, mul = (int(x) for x in row[P_KEY + 3 * c : P_KEY + 3 * c + 3])
+            code = self.code(square, d, first)
+            if code is None:
+                base += ((int(self.hints[square]) >> shift) & self.cmask) * mul
+                continue
+            terms.append(f"(({code} >> {shift}) & {self.cmask}) * {mul}")
+        return " + ".join([str(base + self.STARTS)] + terms)
+
+    def failed(self, d: int, j: int, first: int) -> str | None:
+        """The condition under which ``p{d}`` does not belong to phase ``j`` (its checked
+        sides), or None when the phase checks nothing."""
+        row = self.phases[d, j]
+        parts = []
+        for c in range(int(row[P_NCHK])):
+            square, theirs_shift, mine_shift, equal = (int(x) for x in row[P_CHK + 4 * c : P_CHK + 4 * c + 4])
+            mine = f"((p{d} >> {mine_shift}) & {self.cmask})"
+            code = self.code(square, d, first)
+            if code is None:
+                theirs = str((int(self.hints[square]) >> theirs_shift) & self.cmask)
+            else:
+                theirs = f"(({code} >> {theirs_shift}) & {self.cmask})"
+            parts.append(f"{mine} {'!=' if equal else '=='} {theirs}")
+        return " or ".join(parts) if parts else None
+
+    def err(self, d: int, j: int) -> int:
+        return int(self.phases[d, j, P_ERR])
+
+    def level(self, fn: int, first: int, last: int, d: int, ind: str) -> list[str]:
+        phased = d >= self.d0
+        usable = self.usable(d)
+        sq = self.BOARD + self.order[d]
+        prio = self.prio_min is not None
+        out: list[str] = []
+        if d == first:  # a function's first depth: the scores before it come from mem
+            if phased:
+                out += [f"{ind}r{d} = mem[{self.ERR + d}]", f"{ind}m{d} = mem[{self.MATCH + d}]"]
+            if prio:
+                out.append(f"{ind}w{d} = mem[{self.PRIO + d}]")
+        out += [
+            f"{ind}if mem[{self.RD}] >= {d}:",
+            f"{ind}    i{d} = mem[{self.CUR + d}]",
+            f"{ind}    e{d} = mem[{self.END + d}]",
+        ]
+        # the phase in mem is the plan's phase number, as in the list kernel's state
+        cut = [f"if mem[{self.ALLOWED + d}] < r{d}:", f"    e{d} = i{d}"] if self.dynamic(d) else []
+        if phased:
+            errs = " + ".join(f"(j{d} >= {j}) * 1" for j in self._steps(d, usable)) or "0"
+            out += [f"{ind}    j{d} = mem[{self.PH + d}]", f"{ind}    x{d} = {errs}"]
+        out += [
+            f"{ind}    if mem[{self.RD}] == {d}:",
+            f"{ind}        mem[{self.RD}] = -1",
+            *(f"{ind}        {line}" for line in cut),
+            f"{ind}else:",
+            f"{ind}    k{d} = {self.key(d, 0, first)}",
+            f"{ind}    i{d} = mem[k{d}]",
+            f"{ind}    e{d} = mem[k{d} + 1]",
+            f"{ind}    mem[{self.END + d}] = e{d}",
+            *(f"{ind}    {line}" for line in cut),
+        ]
+        if phased:
+            out += [f"{ind}    j{d} = 0", f"{ind}    x{d} = 0", f"{ind}    mem[{self.PH + d}] = 0"]
+        ind2 = ind + "    "
+        if phased and len(usable) > 1:
+            out.append(f"{ind}while True:")
+            out.append(f"{ind2}if i{d} >= e{d}:")
+            room = f"mem[{self.ALLOWED + d}] - r{d}" if self.dynamic(d) else f"{self.allowed[d]} - r{d}"
+            out.append(f"{ind2}    b = {room}")
+            for n, (j_prev, j) in enumerate(zip(usable, usable[1:])):
+                kw = "if" if n == 0 else "elif"
+                out += [
+                    f"{ind2}    {kw} j{d} == {j_prev} and {self.err(d, j)} <= b:",
+                    f"{ind2}        j{d} = {j}",
+                    f"{ind2}        x{d} = {self.err(d, j)}",
+                    f"{ind2}        k{d} = {self.key(d, j, first)}",
+                ]
+            out += [
+                f"{ind2}    else:",
+                f"{ind2}        break",
+                f"{ind2}    i{d} = mem[k{d}]",
+                f"{ind2}    e{d} = mem[k{d} + 1]",
+                f"{ind2}    mem[{self.PH + d}] = j{d}",
+                f"{ind2}    mem[{self.END + d}] = e{d}",
+                f"{ind2}    continue",
+            ]
+        else:
+            out.append(f"{ind}while i{d} < e{d}:")
+        out += [
+            f"{ind2}p{d} = mem[{self.CAND} + i{d}]",
+            f"{ind2}i{d} += 1",
+            f"{ind2}t{d} = {self.USED} + ((p{d} & {self.pmask}) >> 2)",
+            f"{ind2}if mem[t{d}]:",
+            f"{ind2}    continue",
+        ]
+        if self.prio_min is not None:
+            need = self.prio_min[d]
+            out += [
+                f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]",
+                f"{ind2}if v{d} < {need}:",
+                f"{ind2}    {'i' + str(d) + ' = e' + str(d) if self.prio_sorted else 'pass'}",
+                f"{ind2}    continue",
+            ]
+        checked = [(j, self.failed(d, j, first)) for j in usable[1:]]
+        checked = [(j, cond) for j, cond in checked if cond is not None]
+        if checked:
+            out.append(f"{ind2}if j{d} != 0:")
+            for n, (j, cond) in enumerate(checked):
+                kw = "if" if n == 0 else "elif"
+                out += [f"{ind2}    {kw} j{d} == {j}:", f"{ind2}        if {cond}:", f"{ind2}            continue"]
+        out += [
+            f"{ind2}mem[{self.NPD + d}] += 1",
+            f"{ind2}n = mem[{self.NODES}] + 1",
+            f"{ind2}mem[{self.NODES}] = n",
+            f"{ind2}mem[{sq}] = p{d}",
+        ]
+        e = d + 1
+        if phased:
+            out += [f"{ind2}m{e} = m{d} + {self.known[d]} - x{d}"]
+            score = f"m{e}"
+        else:
+            score = str(self.match_at[e])
+        if d == self.last:
+            return out + self.leaf(d, ind2, score, phased)
+        if phased:
+            out.append(f"{ind2}r{e} = r{d} + x{d}")
+        elif e == self.d0:  # the first phased depth: its scores become locals here
+            out += [f"{ind2}r{e} = 0", f"{ind2}m{e} = {score}"]
+        if prio:
+            out.append(f"{ind2}w{e} = v{d}")
+        err_next = f"r{e}" if phased else "0"
+        prio_next = f"w{e}" if prio else "0"
+        j_now = f"j{d}" if phased else "0"
+        halt = f"halt(mem, {d}, i{d}, {j_now}, e{d}, t{d}, {self.key(e, 0, first)}, {err_next}, {score}, {prio_next}"
+        out += [
+            f"{ind2}if {score} >= mem[{self.FLAG}]:",
+            f"{ind2}    if improve(mem, {d}, {score}):",
+            f"{ind2}        return {halt}, {K_TARGET})",
+            f"{ind2}if n >= budget:",
+            f"{ind2}    return {halt}, {K_BUDGET})",
+            f"{ind2}mem[t{d}] = 1",
+            f"{ind2}mem[{self.CUR + d}] = i{d}",
+        ]
+        if phased or e == self.d0:
+            out += [f"{ind2}mem[{self.ERR + e}] = {err_next}", f"{ind2}mem[{self.MATCH + e}] = {score}"]
+        if prio:
+            out.append(f"{ind2}mem[{self.PRIO + e}] = w{e}")
+        if e < last:
+            out += self.level(fn, first, last, e, ind2)
+        else:
+            out += [f"{ind2}st = f{fn + 1}(mem, budget)", f"{ind2}if st != 0:", f"{ind2}    return st"]
+        out.append(f"{ind2}mem[t{d}] = 0")
+        if self.dynamic(d):
+            out += [f"{ind2}if mem[{self.ALLOWED + d}] < r{d}:", f"{ind2}    break"]
+        if phased:
+            out.append(f"{ind}mem[{sq}] = -1")
+        return out
+
+    def _steps(self, d: int, usable: list[int]) -> list[int]:
+        """Phase numbers at which the phases' invalid joins go up by one (phases are in
+        order of their number of mismatched sides)."""
+        steps = []
+        for a, b in zip(usable, usable[1:]):
+            for _ in range(self.err(d, b) - self.err(d, a)):
+                steps.append(b)
+        return steps
+
+    def leaf(self, d: int, ind: str, score: str, phased: bool) -> list[str]:
+        sq = self.BOARD + self.order[d]
+        j_now = f"j{d}" if phased else "0"
+        out = [
+            f"{ind}if {score} >= mem[{self.FLAG}]:",
+            f"{ind}    improve(mem, {d}, {score})",
+            f"{ind}full = leaf(mem, {score})",
+            f"{ind}mem[{sq}] = -1",
+            f"{ind}if full or {score} >= mem[{self.TARGET}] or n >= budget:",
+            f"{ind}    mem[{self.CUR + d}] = i{d}",
+            f"{ind}    mem[{self.PH + d}] = {j_now}",
+            f"{ind}    mem[{self.END + d}] = e{d}",
+            f"{ind}    mem[{self.DEPTH}] = {d}",
+            f"{ind}    if not full and {score} >= mem[{self.TARGET}]:",
+            f"{ind}        return {K_TARGET}",
+            f"{ind}    return {K_BUDGET}",
+        ]
+        if self.dynamic(d):
+            out += [f"{ind}if mem[{self.ALLOWED + d}] < r{d}:", f"{ind}    break"]
+        return out
+
+    def helpers(self) -> list[str]:
+        D = self.D
+        n_sq = len(self.hints)
+        pm = self.pmask
+        eg = self.endgame_from
+        lines = [
+            "@njit(cache=True, nogil=True)",
+            "def halt(mem, d, i, j, e, t, k, r, m, w, status):",
+            '    """Stop after a node at depth d (not the last): its child is entered."""',
+            f"    mem[{self.CUR} + d] = i",
+            f"    mem[{self.PH} + d] = j",
+            f"    mem[{self.END} + d] = e",
+            "    mem[t] = 1",
+            f"    mem[{self.CUR} + d + 1] = mem[k]",
+            f"    mem[{self.END} + d + 1] = mem[k + 1]",
+            f"    mem[{self.PH} + d + 1] = 0",
+            f"    mem[{self.ERR} + d + 1] = r",
+            f"    mem[{self.MATCH} + d + 1] = m",
+            f"    mem[{self.PRIO} + d + 1] = w",
+            f"    mem[{self.DEPTH}] = d + 1",
+            "    return status",
+            "",
+            "",
+            "@njit(cache=True, nogil=True)",
+            "def improve(mem, d, m):",
+            '    """A node at depth d scores m, at least the flag: keep the board when it is the',
+            '    best so far (squares deeper than d emptied); True when m reaches the target."""',
+            f"    if m > mem[{self.BEST}]:",
+            f"        mem[{self.BEST}] = m",
+            f"        for s in range({n_sq}):",
+            f"            c = mem[{self.BOARD} + s]",
+            f"            mem[{self.BESTB} + s] = c if c < 0 else c & {pm}",
+            f"        for q in range(d + 1, {D}):",
+            f"            mem[{self.BESTB} + mem[{self.ORDER} + q]] = -1",
+            f"    mem[{self.FLAG}] = min(mem[{self.BEST}] + 1, mem[{self.TARGET}])",
+            f"    return m >= mem[{self.TARGET}]",
+            "",
+            "",
+            "@njit(cache=True, nogil=True)",
+            "def leaf(mem, m):",
+            '    """A complete board scoring m: counted, the endgame bound lowered, saved when it',
+            '    reaches the threshold; True when the saved rows are full."""',
+            f"    mem[{self.COUNTS} + m] += 1",
+            f"    mem[{self.COMPLETE}] += 1",
+        ]
+        if eg < D:
+            lines += [
+                f"    cap = mem[{self.EGMAX}] - min(m + 1, mem[{self.FLOOR}])",
+                f"    for q in range({eg}, {D}):",
+                f"        if mem[{self.ALLOWED} + q] > cap:",
+                f"            mem[{self.ALLOWED} + q] = cap",
+            ]
+        lines += [
+            f"    if m < mem[{self.FLOOR}]:",
+            "        return False",
+            f"    row = mem[{self.SAVED}]",
+            f"    at = mem[{self.SAVEAT}] + row * {n_sq}",
+            f"    for s in range({n_sq}):",
+            f"        c = mem[{self.BOARD} + s]",
+            f"        mem[at + s] = c if c < 0 else c & {pm}",
+            f"    mem[{self.SAVED}] = row + 1",
+            f"    return row + 1 >= mem[{self.SAVECAP}]",
+            "",
+            "",
+        ]
+        return lines
+
+    def text(self) -> str:
+        G = generated.DEPTHS_PER_FUNCTION
+        firsts = list(range(self.start, self.D, G))
+        lines = [
+            f'"""Generated by edgematch.engines.backtrack.generated_best (version {VERSION}): do not edit."""',
+            "",
+            "from numba import njit",
+            "",
+            "",
+        ]
+        lines += self.helpers()
+        for j, first in enumerate(firsts):
+            last = min(self.D, first + G)
+            lines.append("@njit(cache=True, nogil=True)")
+            lines.append(f"def f{j}(mem, budget):")
+            lines += self.level(j, first, last, first, "    ")
+            lines += ["    return 0", "", ""]
+        lines += ["@njit(cache=True, nogil=True)", "def chain(mem, budget, s):", "    st = -1"]
+        for j, first in enumerate(firsts):
+            lines += [f"    {'if' if j == 0 else 'elif'} s == {first}:", f"        st = f{j}(mem, budget)"]
+        lines += ["    return st", ""]
+        return "\n".join(lines)
+
+
+@njit(cache=True, nogil=True)
+def _enter(
+    mem,
+    o,
+    cand,
+    starts,
+    board,
+    used,
+    cur,
+    end,
+    phase,
+    errs,
+    matches,
+    prios,
+    state,
+    prio_w,
+    allowed,
+    order,
+    counts,
+    best_board,
+    target,
+    save_cap,
+    save_state,
+    eg_max,
+    phases,
+    cmask,
+    pmask,
+):
+    """Copy the list kernel's state into ``mem``; the tiles of depths ``s .. r-1`` are placed
+    again by their loops (from their own list position), so they are freed and their
+    second count taken off in advance."""
+    r = state[0]
+    s = state[1]
+    if state[3] == 1:
+        cur[r], end[r] = phase_range(phases, r, 0, board, None, starts, cmask)
+        phase[r] = 0
+    D = order.shape[0]
+    for x in range(D + 1):
+        mem[o[O_CUR] + x] = cur[x]
+        mem[o[O_END] + x] = end[x]
+        mem[o[O_PH] + x] = phase[x]
+        mem[o[O_ERR] + x] = errs[x]
+        mem[o[O_MATCH] + x] = matches[x]
+        mem[o[O_PRIO] + x] = prios[x]
+    for x in range(D):
+        mem[o[O_NPD] + x] = 0
+        mem[o[O_ALLOWED] + x] = allowed[x]
+        mem[o[O_ORDER] + x] = order[x]
+    for x in range(board.shape[0]):
+        mem[o[O_BOARD] + x] = board[x]
+        mem[o[O_BESTB] + x] = best_board[x]
+    for x in range(used.shape[0]):
+        mem[o[O_USED] + x] = used[x]
+        mem[o[O_PRIOW] + x] = 0 if prio_w is None else prio_w[x]
+    for x in range(counts.shape[0]):
+        mem[o[O_COUNTS] + x] = counts[x]
+    for x in range(starts.shape[0]):
+        mem[o[O_STARTS] + x] = starts[x]
+    for x in range(cand.shape[0]):
+        mem[o[O_CAND] + x] = cand[x]
+    c = o[O_C0]
+    mem[c + NODES] = 0
+    mem[c + COMPLETE] = 0
+    mem[c + BEST] = state[4]
+    mem[c + TARGET] = target
+    mem[c + FLAG] = min(state[4] + 1, target)
+    mem[c + RD] = r
+    mem[c + SAVECAP] = save_cap
+    mem[c + SAVED] = save_state[0]
+    mem[c + SAVEAT] = o[O_CAND] + cand.shape[0]
+    mem[c + FLOOR] = save_state[1]
+    mem[c + EGMAX] = eg_max
+    for x in range(s, r):
+        code = board[order[x]]
+        mem[o[O_USED] + ((code & pmask) >> 2)] = 0
+        # the placed entry is the last one before cur equal to it (after a filtered slice
+        # the entries between it and cur are tiles still taken, skipped again)
+        j = cur[x] - 1
+        while j > 0 and cand[j] != code:
+            j -= 1
+        mem[o[O_CUR] + x] = j
+        mem[o[O_NPD] + x] -= 1
+        mem[c + NODES] -= 1
+
+
+@njit(cache=True, nogil=True)
+def _leave(
+    mem,
+    o,
+    st,
+    board,
+    used,
+    cur,
+    end,
+    phase,
+    errs,
+    matches,
+    prios,
+    state,
+    best_board,
+    allowed,
+    counts,
+    saved,
+    save_state,
+    npd,
+    first,
+    prefix_match,
+):
+    """Copy ``mem`` back into the list kernel's state; returns ``(nodes, complete boards,
+    status)`` as the list kernel does."""
+    D = cur.shape[0] - 1
+    c = o[O_C0]
+    state[0] = state[1] if st == 0 else mem[c + DEPTH]
+    state[3] = 0
+    state[4] = mem[c + BEST]
+    for x in range(D + 1):
+        cur[x] = mem[o[O_CUR] + x]
+        end[x] = mem[o[O_END] + x]
+        phase[x] = mem[o[O_PH] + x]
+        errs[x] = mem[o[O_ERR] + x]
+        matches[x] = mem[o[O_MATCH] + x]
+        prios[x] = mem[o[O_PRIO] + x]
+    for x in range(prefix_match.shape[0]):  # the prefix keeps its scores as literals
+        errs[first + x] = 0
+        matches[first + x] = prefix_match[x]
+    for x in range(D):
+        npd[x] += mem[o[O_NPD] + x]
+        allowed[x] = mem[o[O_ALLOWED] + x]
+    for x in range(board.shape[0]):
+        board[x] = mem[o[O_BOARD] + x]
+        best_board[x] = mem[o[O_BESTB] + x]
+    for x in range(used.shape[0]):
+        used[x] = mem[o[O_USED] + x]
+    for x in range(counts.shape[0]):
+        counts[x] = mem[o[O_COUNTS] + x]
+    n = board.shape[0]
+    at = mem[c + SAVEAT]
+    for row in range(save_state[0], mem[c + SAVED]):
+        for x in range(n):
+            saved[row, x] = mem[at + row * n + x]
+    save_state[0] = mem[c + SAVED]
+    return mem[c + NODES], mem[c + COMPLETE], st
+
+
+class GeneratedBest:
+    """A generated best kernel, called like the list kernel (:meth:`search`)."""
+
+    def __init__(self, module, spec: dict, d0: int, prefix_match: np.ndarray) -> None:
+        self.module = module
+        self.start = int(spec["start"])
+        self.d0 = d0
+        self.prefix_match = prefix_match
+        self.order = np.asarray(spec["order"], np.int64)
+        self.phases = spec["phases"]
+        self.cmask = np.int64(spec["cmask"])
+        self.pmask = np.int64(spec["pmask"])
+        self.prio_min = spec["prio_min"]
+        self.allowed = np.asarray(spec["allowed"])
+        self.endgame_from = int(spec["endgame_from"])
+        L = layout(
+            len(self.order), len(spec["board"]), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"])
+        )
+        self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
+        self.step = generated.DEPTHS_PER_FUNCTION
+        self.mem = np.zeros(0, np.int64)
+
+    def runs(self, start_depth: int, allowed) -> bool:
+        """True when a slice starting at this depth can run here (a function begins there)
+        and the schedule before the endgame is still the one written into the module."""
+        aligned = start_depth >= self.start and (start_depth - self.start) % self.step == 0
+        eg = self.endgame_from
+        return aligned and bool(np.array_equal(allowed[:eg], self.allowed[:eg]))
+
+    def search(
+        self,
+        cand,
+        starts,
+        board,
+        used,
+        cur,
+        end,
+        phase,
+        errs,
+        matches,
+        prios,
+        state,
+        best_board,
+        budget,
+        target,
+        prio_w,
+        allowed,
+        counts,
+        saved,
+        save_state,
+        endgame,
+        npd,
+    ):
+        """``best_kernel.best_search``'s result for the same state."""
+        size = int(self.offsets[O_CAND]) + len(cand) + saved.shape[0] * saved.shape[1]
+        if len(self.mem) < size:
+            self.mem = np.zeros(size, np.int64)
+        mem = self.mem
+        o = self.offsets
+        _enter(
+            mem,
+            o,
+            cand,
+            starts,
+            board,
+            used,
+            cur,
+            end,
+            phase,
+            errs,
+            matches,
+            prios,
+            state,
+            prio_w,
+            allowed,
+            self.order,
+            counts,
+            best_board,
+            np.int64(target),
+            np.int64(saved.shape[0]),
+            save_state,
+            np.int64(endgame[1]),
+            self.phases,
+            self.cmask,
+            self.pmask,
+        )
+        st = self.module.chain(mem, np.int64(budget), state[1])
+        return _leave(
+            mem,
+            o,
+            st,
+            board,
+            used,
+            cur,
+            end,
+            phase,
+            errs,
+            matches,
+            prios,
+            state,
+            best_board,
+            allowed,
+            counts,
+            saved,
+            save_state,
+            npd,
+            np.int64(self.start),
+            self.prefix_match,
+        )
+
+
+def load(spec: dict) -> GeneratedBest:
+    """The generated best kernel for ``spec`` (see :class:`_Source` for its keys), written
+    and imported once per process, compiled once per machine."""
+    source = _Source(spec)
+    module = generated.import_source(source.text(), "edgematch_best")
+    prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
+    return GeneratedBest(module, spec, source.d0, prefix_match)

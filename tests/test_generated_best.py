@@ -1,0 +1,125 @@
+"""The generated best-score kernel: the list kernel's tree, slice by slice and across kernels."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.support.cli import run_cli
+
+from edgematch.engines import base as engine_base
+from edgematch.engines.backtrack import BacktrackSolver, generated, generated_best, prefix_filter
+from edgematch.engines.backtrack import solver as solver_module
+from edgematch.generator import generate
+
+SCHEDULE = "list:0,0,0,0,0,0,0,0,0,0,1,1,1,2,2,2,3,3,3,4"
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory, monkeypatch):
+    """Generated modules go to a folder of this test session, not the user's cache."""
+    monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "edgematch-cache"))
+
+
+@pytest.fixture
+def short_slices(monkeypatch):
+    """Slices of 37 nodes, so that every search stops and resumes thousands of times."""
+    monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 37)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 37)
+
+
+def _seen(result):
+    """Everything a best search reports that the kernel decides."""
+    return (
+        result.nodes,
+        result.nodes_per_depth,
+        result.best_score,
+        result.best_board.placements() if result.best_board is not None else None,
+        result.statistics["boards_by_score"],
+        result.statistics["complete_boards"],
+        [b.placements() for b in result.boards],
+        result.stopped_by,
+    )
+
+
+def _both(puzzle, **options):
+    listed = BacktrackSolver(kernel="lists", **options).best(puzzle)
+    written = BacktrackSolver(kernel="generated", **options).best(puzzle)
+    assert written.statistics["kernel"] == "generated" and "kernel" not in listed.statistics
+    return listed, written
+
+
+CASES = [
+    pytest.param(dict(schedule=SCHEDULE, node_limit=60_000), id="schedule"),
+    pytest.param(
+        dict(schedule=SCHEDULE, endgame=8, save_boards=32, polish=0, node_limit=60_000), id="endgame-saved-boards"
+    ),
+    pytest.param(
+        dict(schedule=SCHEDULE, priority_colours=["auto"], priority_first=True, node_limit=60_000), id="priority-cut"
+    ),
+    pytest.param(dict(schedule=SCHEDULE, order="spiral-in", priority_colours=["auto"], node_limit=60_000), id="spiral"),
+]
+
+
+@pytest.mark.parametrize("options", CASES)
+def test_the_same_search_in_short_slices(short_slices, options):
+    """Nodes per depth, best board, boards per score and saved boards are the list kernel's,
+    with the search stopped and resumed every 37 nodes."""
+    for seed in range(3):
+        puzzle = generate(5, 5, 2, 4, seed=seed).puzzle
+        listed, written = _both(puzzle, **options)
+        assert _seen(written) == _seen(listed)
+        assert written.nodes == 60_000 and written.best_score > 0
+
+
+def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch):
+    """Each kernel goes on from the state the other left: the generated one stops inside a
+    child the list kernel would first have looked into, and the tree stays the same."""
+    turn = {"n": 0}
+    runs = generated_best.GeneratedBest.runs
+
+    def every_other(self, start_depth, allowed):
+        turn["n"] += 1
+        return turn["n"] % 3 != 0 and runs(self, start_depth, allowed)
+
+    monkeypatch.setattr(generated_best.GeneratedBest, "runs", every_other)
+    puzzle = generate(5, 5, 2, 4, seed=5).puzzle
+    options = dict(schedule=SCHEDULE, endgame=8, save_boards=32, polish=0, node_limit=80_000)
+    listed, written = _both(puzzle, **options)
+    assert turn["n"] > 1000 and _seen(written) == _seen(listed)
+
+
+def test_a_target_a_start_board_and_an_exhausted_search():
+    puzzle = generate(5, 5, 2, 4, seed=7).puzzle
+    listed, written = _both(puzzle, schedule=SCHEDULE, target=puzzle.max_score - 3)
+    assert written.stopped_by == "target" and _seen(written) == _seen(listed)
+    subtrees, _ = BacktrackSolver(kernel="lists").split(puzzle, 4)
+    for start in subtrees[:3]:
+        below = [
+            BacktrackSolver(kernel=kernel, schedule="list:0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1").best(puzzle, start=start)
+            for kernel in ("lists", "generated")
+        ]
+        assert below[1].statistics["kernel"] == "generated"
+        assert _seen(below[1]) == _seen(below[0]) and below[1].complete == below[0].complete
+
+
+def test_the_prefix_filter_settles_prefixes_where_a_function_begins(monkeypatch):
+    monkeypatch.setattr(generated, "DEPTHS_PER_FUNCTION", 3)
+    monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 40)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 40)
+    monkeypatch.setattr(prefix_filter, "MARGIN", 0)
+    monkeypatch.setattr(prefix_filter, "MIN_SETTLED", 1)
+    puzzle = generate(5, 5, 2, 4, seed=8).puzzle
+    listed, written = _both(puzzle, schedule=SCHEDULE, node_limit=40_000)
+    assert written.statistics["prefix_filtered_slices"] > 20
+    assert _seen(written) == _seen(listed)
+
+
+def test_cli_search_kernel_generated(capsys):
+    args = ("search", "owen1-5x5", "--schedule", "list:0,0,0,0,0,0,0,0,0,0,1", "--node-limit", "20000", "--json")
+    code, text, _ = run_cli(capsys, *args, "--kernel", "generated")
+    code_lists, text_lists, _ = run_cli(capsys, *args, "--kernel", "lists")
+    assert code == code_lists == 0
+    out, out_lists = json.loads(text), json.loads(text_lists)
+    assert out["statistics"]["kernel"] == "generated"
+    assert (out["nodes"], out["best_score"]) == (out_lists["nodes"], out_lists["best_score"])
