@@ -12,7 +12,10 @@ Measures, on one core:
    elsewhere;
 3. 60 s of best-score search on ``e2`` (the Julia package's path and error schedule for
    target 470), ``--repeats`` times, each in a separate process so that its peak memory
-   (``ru_maxrss``) is its own; the fastest run is reported and every run is listed;
+   (``ru_maxrss``) is its own; the fastest run is reported and every run is listed; the
+   same with the generated kernel and without the prefix filter (the first 500 M nodes of
+   the row scans of ``e2`` and ``e2dev/bench-hard`` are also timed with both kernels; a
+   generated kernel is compiled before it is timed);
 4. the wall time of a fresh ``edgematch count`` process once the Numba cache is warm.
 
 Prints the figures and writes ``results/backtrack_speed.md`` and ``.json``.  Load from
@@ -120,9 +123,10 @@ import edgematch
 from edgematch.engines.backtrack import BacktrackSolver, prefix_filter
 seconds = float(sys.argv[1])
 prefix_filter.ENABLED = sys.argv[2] == "on"
+kernel = sys.argv[3]
 puzzle = edgematch.load("e2")
-BacktrackSolver(order="e2path", schedule="julia:470", node_limit=100_000).best(puzzle)  # warm-up
-solver = BacktrackSolver(order="e2path", schedule="julia:470", target=470, time_limit=seconds)
+BacktrackSolver(order="e2path", schedule="julia:470", node_limit=100_000, kernel=kernel).best(puzzle)  # warm-up
+solver = BacktrackSolver(order="e2path", schedule="julia:470", target=470, time_limit=seconds, kernel=kernel)
 cpu0 = time.process_time()
 result = solver.best(puzzle)
 cpu = time.process_time() - cpu0
@@ -130,20 +134,21 @@ print(json.dumps({"puzzle": "e2", "order": "e2path", "schedule": "julia:470", "s
                   "cpu_s": round(cpu, 2), "nodes": result.nodes, "nodes_per_s_wall": round(result.nodes / result.seconds),
                   "nodes_per_s_cpu": round(result.nodes / cpu), "best_score": result.best_score,
                   "deepest": result.deepest, "stopped_by": result.stopped_by, "prefix_filter": sys.argv[2],
+                  "kernel": result.statistics.get("kernel", "lists"),
                   "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 """
 
 
-def best_search(seconds: float, repeats: int, prefix_filter: bool = True) -> dict:
+def best_search(seconds: float, repeats: int, prefix_filter: bool = True, kernel: str = "lists") -> dict:
     """The fastest of ``repeats`` runs (as for the counts: load only ever slows a run down),
-    each in a fresh process; every run's rate is kept in ``all_runs``.  Without
-    ``prefix_filter`` the candidate lists are never filtered of the settled prefix's tiles
-    (the same search tree)."""
+    each in a fresh process (its warm-up compiles or loads the kernel, untimed); every run's
+    rate is kept in ``all_runs``.  Without ``prefix_filter`` the candidate lists are never
+    filtered of the settled prefix's tiles (the same search tree)."""
     runs = []
     for _ in range(repeats):
         load = load_average()
         flag = "on" if prefix_filter else "off"
-        out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds), flag], check=True, capture_output=True, text=True)
+        out = subprocess.run([sys.executable, "-c", BEST_CHILD, str(seconds), flag, kernel], check=True, capture_output=True, text=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
         if row["stopped_by"] == "interrupted":  # the child had Ctrl-C too, and reported what it had
             raise Interrupted("the best-score search was interrupted")
@@ -200,6 +205,12 @@ def markdown(report: dict) -> str:
             + ", ".join(f"{r['nodes_per_s_cpu'] / 1e6:.1f}" for r in b.get("all_runs", [b])),
             f"- best score: {b['best_score']} of 480 (deepest {b['deepest']} tiles), stopped by {b['stopped_by']}",
             f"- peak memory of that process: {b['peak_rss_mb']} MB (ru_maxrss)", f"- load average: {b['load_average']}"]
+    if report.get("best_generated"):
+        g = report["best_generated"]
+        out += [f"- the same search with the generated best kernel (`--kernel generated`, docs/backtracking.md; "
+                f"compiled before the timed run): {g['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, the fastest of "
+                f"{len(g['all_runs'])} runs (every run: " + ", ".join(f"{r['nodes_per_s_cpu'] / 1e6:.1f}" for r in g["all_runs"])
+                + f"), best score {g['best_score']}, deepest {g['deepest']}; {g['nodes_per_s_cpu'] / b['nodes_per_s_cpu']:.2f}x the list kernel"]
     if report.get("best_unfiltered"):
         u = report["best_unfiltered"]
         out += [f"- the same search without filtering the settled prefix's tiles out of the candidate lists "
@@ -249,8 +260,8 @@ def measure_all(args) -> dict:
             if ref:
                 report["c_reference"].append(ref)
                 print(f"  C loop: {ref['nodes']:,} nodes, {ref['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU", flush=True)
-    for name, limit in PARTIAL:
-        row = timed_count(name, 1, node_limit=limit)
+    for (name, limit), kernel in [(partial, kernel) for partial in PARTIAL for kernel in ("lists", "generated")]:
+        row = dict(timed_count(name, 1, node_limit=limit, kernel=kernel), default=kernel == "lists")
         report["counts"].append(row)
         print(f"count {row['puzzle']}: {row['nodes']:,} nodes, {row['cpu_s']} s CPU, "
               f"{row['nodes_per_s_cpu'] / 1e6:.1f} M nodes/s CPU ({row['nodes_per_s_wall'] / 1e6:.1f} M wall), load {row['load_average']}",
@@ -259,6 +270,8 @@ def measure_all(args) -> dict:
     b = report["best"]
     print(f"best e2 {b['seconds']} s: {b['nodes']:,} nodes, {b['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {b['best_score']}, "
           f"peak {b['peak_rss_mb']} MB", flush=True)
+    report["best_generated"] = g = best_search(args.best_seconds, args.repeats, kernel="generated")
+    print(f"best e2, generated kernel: {g['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {g['best_score']}", flush=True)
     report["best_unfiltered"] = u = best_search(args.best_seconds, args.repeats, prefix_filter=False)
     print(f"best e2 without the prefix filter: {u['nodes_per_s_cpu'] / 1e6:.1f} M/s CPU, best score {u['best_score']}", flush=True)
     report["startup"] = startup()
