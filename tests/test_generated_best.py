@@ -123,3 +123,19 @@ def test_cli_search_kernel_generated(capsys):
     out, out_lists = json.loads(text), json.loads(text_lists)
     assert out["statistics"]["kernel"] == "generated"
     assert (out["nodes"], out["best_score"]) == (out_lists["nodes"], out_lists["best_score"])
+
+
+def test_auto_runs_the_generated_kernel_once_it_is_compiled(tmp_path, monkeypatch):
+    """Best mode's ``auto`` takes the generated kernel only when Numba's cache holds it (no
+    compile in the user's search), and the list kernel otherwise."""
+    monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(generated, "_loaded", {})
+    puzzle = generate(5, 5, 2, 4, seed=9).puzzle
+    options = dict(schedule="list:0,0,0,0,0,0,0,0,0,0,0,0,1", node_limit=5_000)
+    assert "kernel" not in BacktrackSolver(**options).best(puzzle).statistics  # nothing compiled yet
+    assert BacktrackSolver(kernel="generated", **options).best(puzzle).statistics["kernel"] == "generated"
+    monkeypatch.setattr(generated, "_loaded", {})  # a new process: only the disk cache is left
+    again = BacktrackSolver(**options).best(puzzle)
+    assert again.statistics["kernel"] == "generated" and again.nodes == 5_000
+    other = dict(options, schedule="list:0,0,0,0,0,0,0,0,0,0,0,1")
+    assert "kernel" not in BacktrackSolver(**other).best(puzzle).statistics

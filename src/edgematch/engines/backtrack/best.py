@@ -248,7 +248,9 @@ def _run(
     shared_best = getattr(solver, "shared_best", None)
     written_out = None
     align = None
-    if solver.kernel == "generated" and generated_best.supports(tables, phases, plan.n_phases, start_errors):
+    if solver.kernel in ("generated", "auto") and generated_best.supports(tables, phases, plan.n_phases, start_errors):
+        # auto: the generated kernel when it costs no compile (a search with --kernel
+        # generated compiled it before), else the list kernel
         written_out = generated_best.load(
             {
                 "phases": phases,
@@ -267,8 +269,10 @@ def _run(
                 "max_score": puzzle.max_score,
                 "n_starts": len(tables.starts),
                 "start_match": start_score,
-            }
+            },
+            only_compiled=solver.kernel == "auto",
         )
+    if written_out is not None:
         align = (first, generated.DEPTHS_PER_FUNCTION)
         total.statistics["kernel"] = "generated"
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)

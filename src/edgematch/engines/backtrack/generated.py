@@ -371,11 +371,28 @@ class GeneratedKernel:
         return _leave(mem, o, st, board, used, cur, end, state, out, npd, self.pmask)
 
 
+def module_name(text: str, prefix: str) -> str:
+    """The module name of generated ``text``: the prefix and a digest of the text."""
+    return f"{prefix}_{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+
+
+def is_compiled(text: str, prefix: str) -> bool:
+    """True when Numba's cache already holds the machine code of ``text``'s module (its
+    ``chain``, which compiles every function it calls), so loading it costs no compile."""
+    name = module_name(text, prefix)
+    if name in _loaded:
+        return True
+    pattern = f"{name}.chain-*.nbi"
+    if any((cache_dir() / "__pycache__").glob(pattern)):
+        return True
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    return numba_dir is not None and any(Path(numba_dir).rglob(pattern))
+
+
 def import_source(text: str, prefix: str):
     """The module of generated ``text``, written under a name that digests it into the cache
     folder and imported once per process (Numba caches its machine code beside it)."""
-    digest = hashlib.sha256(text.encode())
-    name = f"{prefix}_{digest.hexdigest()[:24]}"
+    name = module_name(text, prefix)
     with _lock:
         module = _loaded.get(name)
         if module is None:

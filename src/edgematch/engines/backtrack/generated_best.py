@@ -703,10 +703,14 @@ class GeneratedBest:
         )
 
 
-def load(spec: dict) -> GeneratedBest:
+def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:
     """The generated best kernel for ``spec`` (see :class:`_Source` for its keys), written
-    and imported once per process, compiled once per machine."""
+    and imported once per process, compiled once per machine; with ``only_compiled``, None
+    unless it is compiled already."""
     source = _Source(spec)
-    module = generated.import_source(source.text(), "edgematch_best")
+    text = source.text()
+    if only_compiled and not generated.is_compiled(text, "edgematch_best"):
+        return None
+    module = generated.import_source(text, "edgematch_best")
     prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
     return GeneratedBest(module, spec, source.d0, prefix_match)
