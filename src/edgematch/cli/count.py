@@ -80,7 +80,8 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
             default="auto",
             help="best-score kernel of the backtracking engine: lists, or generated (the list kernel "
             "written out for this puzzle, order and schedule: compiled on first use, about 4 minutes "
-            "on e2, then cached); the same tree every way (default: auto, the list kernel)",
+            "on e2, then cached); the same tree every way (default: auto, the generated kernel once "
+            "compiled, else the list kernel)",
         )
     if not best:
         p.add_argument(
