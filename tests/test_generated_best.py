@@ -78,9 +78,9 @@ def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch):
     turn = {"n": 0}
     runs = generated_best.GeneratedBest.runs
 
-    def every_other(self, start_depth, allowed):
+    def every_other(self, start_depth):
         turn["n"] += 1
-        return turn["n"] % 3 != 0 and runs(self, start_depth, allowed)
+        return turn["n"] % 3 != 0 and runs(self, start_depth)
 
     monkeypatch.setattr(generated_best.GeneratedBest, "runs", every_other)
     puzzle = generate(5, 5, 2, 4, seed=5).puzzle

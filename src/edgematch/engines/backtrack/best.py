@@ -248,7 +248,7 @@ def _run(
     shared_best = getattr(solver, "shared_best", None)
     written_out = None
     align = None
-    if solver.kernel in ("generated", "auto") and generated_best.supports(tables, phases, plan.n_phases, start_errors):
+    if solver.kernel in ("generated", "auto") and generated_best.supports(tables, phases, start_errors):
         # auto: the generated kernel when it costs no compile (a search with --kernel
         # generated compiled it before), else the list kernel
         written_out = generated_best.load(
@@ -286,7 +286,7 @@ def _run(
         before = int(state[4])
         cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
-        if written_out is not None and written_out.runs(int(state[1]), allowed):
+        if written_out is not None and written_out.runs(int(state[1])):
             nodes, complete_boards, status = written_out.search(
                 cand,
                 starts,

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .kernel import key_range
+from .kernel import BUDGET, SOLUTIONS, key_range
 from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
 
 #: depths per generated function: in a prototype on e2dev/bench-hard, 12 ran fastest
@@ -71,6 +71,72 @@ def supports(tables, rows: np.ndarray) -> bool:
     return tables.pcol is None and not (rows[:, P_NCHK] > 0).any()
 
 
+def square_code(square: int, d: int, first: int, depth_of: dict, board_at: int) -> str | None:
+    """The code on ``square`` as depth ``d`` of a function beginning at ``first`` sees it:
+    that function's local, a read of the board, or None for a hint (a constant)."""
+    at = depth_of.get(square)
+    if at is None:
+        return None
+    return f"p{at}" if first <= at < d else f"mem[{board_at + square}]"
+
+
+def key_expression(row, d: int, first: int, depth_of: dict, hints, cmask: int, board_at: int, starts_at: int) -> str:
+    """The look-up index of plan row ``row`` at depth ``d`` as an expression: hints are
+    folded into the constant, squares placed by this function are its locals, the others
+    are read from the board."""
+    base = int(row[P_BASE])
+    terms = []
+    for c in range(int(row[P_NKEY])):
+        square, shift, mul = (int(x) for x in row[P_KEY + 3 * c : P_KEY + 3 * c + 3])
+        code = square_code(square, d, first, depth_of, board_at)
+        if code is None:
+            base += ((int(hints[square]) >> shift) & cmask) * mul
+            continue
+        terms.append(f"(({code} >> {shift}) & {cmask}) * {mul}")
+    return " + ".join([str(base + starts_at)] + terms)
+
+
+def chained(start: int, depth: int, body) -> list[str]:
+    """The functions ``f0, f1, ...`` of depths ``start .. depth - 1``, DEPTHS_PER_FUNCTION
+    each (``body(j, first, last)`` writes function ``j``'s loops), and ``chain(mem, budget,
+    s)``, which runs the function that begins at depth ``s``."""
+    G = DEPTHS_PER_FUNCTION
+    firsts = list(range(start, depth, G))
+    lines = []
+    for j, first in enumerate(firsts):
+        lines += ["@njit(cache=True, nogil=True)", f"def f{j}(mem, budget):"]
+        lines += body(j, first, min(depth, first + G))
+        lines += ["    return 0", "", ""]
+    lines += ["@njit(cache=True, nogil=True)", "def chain(mem, budget, s):", "    st = -1"]
+    for j, first in enumerate(firsts):
+        lines += [f"    {'if' if j == 0 else 'elif'} s == {first}:", f"        st = f{j}(mem, budget)"]
+    return lines + ["    return st", ""]
+
+
+def begins_function(start: int, depth: int) -> bool:
+    """True when a module written from ``start`` has a function beginning at ``depth``
+    (a slice can start only there)."""
+    return depth >= start and (depth - start) % DEPTHS_PER_FUNCTION == 0
+
+
+@njit(cache=True, nogil=True)
+def place_again(mem, cur_at, used_at, npd_at, nodes_at, cand, cur, board, order, s, r, pmask):
+    """On entry to a slice resumed at depth ``r``: the tiles of depths ``s .. r-1`` are
+    placed again by their loops, from their own list position, so they are freed and
+    their second count taken off in advance."""
+    for x in range(s, r):
+        code = board[order[x]]
+        mem[used_at + ((code & pmask) >> 2)] = 0
+        # the placed entry is the last one before cur equal to it (after a filtered slice
+        # the entries between it and cur are tiles still taken, skipped again)
+        j = cur[x] - 1
+        while j > 0 and cand[j] != code:
+            j -= 1
+        mem[cur_at + x] = j
+        mem[npd_at + x] -= 1
+        mem[nodes_at] -= 1
+
+
 class _Source:
     """Writes the kernel's source for one plan and start depth (see :func:`source`).
 
@@ -95,19 +161,7 @@ class _Source:
         return self.layout[name]
 
     def key(self, d: int, first: int) -> str:
-        """The look-up index of depth ``d`` as an expression: hints are constants, squares
-        placed by this function are its locals, the others are read from the board."""
-        base = int(self.rows[d, P_BASE])
-        terms = []
-        for c in range(int(self.rows[d, P_NKEY])):
-            square, shift, mul = (int(x) for x in self.rows[d, P_KEY + 3 * c : P_KEY + 3 * c + 3])
-            at = self.depth_of.get(square)
-            if at is None:  # a hint: its colour is a constant
-                base += ((int(self.hints[square]) >> shift) & self.cmask) * mul
-                continue
-            code = f"p{at}" if first <= at < d else f"mem[{self.BOARD + square}]"
-            terms.append(f"(({code} >> {shift}) & {self.cmask}) * {mul}")
-        return " + ".join([str(base + self.STARTS)] + terms)
+        return key_expression(self.rows[d], d, first, self.depth_of, self.hints, self.cmask, self.BOARD, self.STARTS)
 
     def level(self, j: int, first: int, last: int, d: int, ind: str) -> list[str]:
         """The loop of depth ``d`` with every deeper depth of function ``j`` inside it."""
@@ -172,19 +226,17 @@ class _Source:
             f"{ind}    mem[{self.WRITTEN}] = w + 1",
             f"{ind}    if w + 1 == mem[{self.OUTROWS}]:",
             *[("    " + line) for line in stop],
-            f"{ind}        return 2",
+            f"{ind}        return {SOLUTIONS}",
             f"{ind}if mem[{self.MAXSOL}] >= 0 and leaves >= mem[{self.MAXSOL}]:",
             *stop,
-            f"{ind}    return 2",
+            f"{ind}    return {SOLUTIONS}",
             f"{ind}if n >= budget:",
             *stop,
-            f"{ind}    return 1",
+            f"{ind}    return {BUDGET}",
         ]
 
     def text(self) -> str:
         D = self.D
-        G = DEPTHS_PER_FUNCTION
-        firsts = list(range(self.start, D, G))
         lines = [
             f'"""Generated by edgematch.engines.backtrack.generated (version {VERSION}): do not edit."""',
             "",
@@ -210,20 +262,11 @@ class _Source:
             f"        mem[{self.CUR} + d + 1] = a",
             f"        mem[{self.END} + d + 1] = z",
             f"        mem[{self.DEPTH}] = d + 1",
-            "    return 1",
+            f"    return {BUDGET}",
             "",
             "",
         ]
-        for j, first in enumerate(firsts):
-            last = min(D, first + G)
-            lines.append("@njit(cache=True, nogil=True)")
-            lines.append(f"def f{j}(mem, budget):")
-            lines += self.level(j, first, last, first, "    ")
-            lines += ["    return 0", "", ""]
-        lines += ["@njit(cache=True, nogil=True)", "def chain(mem, budget, s):", "    st = -1"]
-        for j, first in enumerate(firsts):
-            lines += [f"    {'if' if j == 0 else 'elif'} s == {first}:", f"        st = f{j}(mem, budget)"]
-        lines += ["    return st", ""]
+        lines += chained(self.start, D, lambda j, first, last: self.level(j, first, last, first, "    "))
         return "\n".join(lines)
 
 
@@ -250,9 +293,7 @@ def layout(depth: int, n_squares: int, n_tiles: int, n_starts: int) -> dict[str,
 
 @njit(cache=True, nogil=True)
 def _enter(mem, o, cand, starts, board, used, cur, end, state, max_solutions, out_rows, rows, cmask, pmask, order):
-    """Copy the list kernel's state into ``mem``; the tiles of depths ``s .. r-1`` are placed
-    again by their loops (from their own list position), so they are freed and their
-    second count taken off in advance."""
+    """Copy the list kernel's state into ``mem`` (and see :func:`place_again`)."""
     r = state[0]
     s = state[1]
     if state[3] == 1:
@@ -279,17 +320,7 @@ def _enter(mem, o, cand, starts, board, used, cur, end, state, max_solutions, ou
     mem[at + RD] = r
     mem[at + OUTROWS] = out_rows
     mem[at + OUTAT] = o[O_CAND] + cand.shape[0]
-    for x in range(s, r):
-        code = board[order[x]]
-        mem[o[O_USED] + ((code & pmask) >> 2)] = 0
-        # the placed entry is the last one before cur equal to it (after a filtered slice
-        # the entries between it and cur are tiles still taken, skipped again)
-        j = cur[x] - 1
-        while j > 0 and cand[j] != code:
-            j -= 1
-        mem[o[O_CUR] + x] = j
-        mem[o[O_NPD] + x] -= 1
-        mem[at] -= 1
+    place_again(mem, o[O_CUR], o[O_USED], o[O_NPD], at, cand, cur, board, order, s, r, pmask)
 
 
 @njit(cache=True, nogil=True)
@@ -341,7 +372,7 @@ class GeneratedKernel:
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting (``state[1]``) at this depth can run here: the
         module's functions begin at its start depth and every 12 depths after it."""
-        return start_depth >= self.start and (start_depth - self.start) % DEPTHS_PER_FUNCTION == 0
+        return begins_function(self.start, start_depth)
 
     def search(self, cand, starts, board, used, cur, end, state, budget, max_solutions, out, npd):
         """``kernel.exact_search``'s call and result (leaves at the last depth)."""

@@ -23,23 +23,28 @@ may stop one step apart; what follows is the same tree).
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 from numba import njit
 
 from . import generated
 from .best_kernel import phase_range
-from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
+from .generated import begins_function, chained, key_expression, place_again, square_code
+from .kernel import BUDGET, TARGET
+from .plan import P_CHK, P_ERR, P_NCHK
 
 VERSION = 1
 
-#: per-depth stacks first, then the counters, then the other arrays (:func:`layout`)
+#: per-depth stacks first, then the counters (GOAL: the target score), then the other
+#: arrays (:func:`layout`)
 STACKS = ("CUR", "END", "PH", "ERR", "MATCH", "PRIO")
 COUNTERS = (
     "NODES",
     "COMPLETE",
     "BEST",
     "FLAG",
-    "TARGET",
+    "GOAL",
     "DEPTH",
     "RD",
     "SAVECAP",
@@ -48,7 +53,7 @@ COUNTERS = (
     "FLOOR",
     "EGMAX",
 )
-NODES, COMPLETE, BEST, FLAG, TARGET, DEPTH, RD, SAVECAP, SAVED, SAVEAT, FLOOR, EGMAX = range(len(COUNTERS))
+NODES, COMPLETE, BEST, FLAG, GOAL, DEPTH, RD, SAVECAP, SAVED, SAVEAT, FLOOR, EGMAX = range(len(COUNTERS))
 #: the offsets handed to the copies in and out, in this order
 OFFSETS = (*STACKS, "NPD", "C0", "BOARD", "BESTB", "USED", "PRIOW", "ALLOWED", "ORDER", "COUNTS", "STARTS", "CAND")
 (
@@ -70,9 +75,6 @@ OFFSETS = (*STACKS, "NPD", "C0", "BOARD", "BESTB", "USED", "PRIOW", "ALLOWED", "
     O_STARTS,
     O_CAND,
 ) = range(len(OFFSETS))
-
-K_BUDGET = 1
-K_TARGET = 3
 
 
 def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: int) -> dict[str, int]:
@@ -99,7 +101,7 @@ def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: i
     return offsets
 
 
-def supports(tables, phases, n_phases, start_errors: int) -> bool:
+def supports(tables, phases, start_errors: int) -> bool:
     """True when the generated best kernel can run this plan: packed codes, every exact
     fit looked up on all its known sides, and a start board without invalid joins."""
     if tables.pcol is not None or start_errors != 0:
@@ -158,26 +160,10 @@ class _Source:
             return list(range(n))
         return [j for j in range(n) if int(self.phases[d, j, P_ERR]) <= self.allowed[d]]
 
-    def code(self, square: int, d: int, first: int) -> str | None:
-        """The code on ``square`` as seen at depth ``d``: a local of this function, a read of
-        the board, or None for a hint (then the caller folds in its constant)."""
-        at = self.depth_of.get(square)
-        if at is None:
-            return None
-        return f"p{at}" if first <= at < d else f"mem[{self.BOARD + square}]"
-
     def key(self, d: int, j: int, first: int) -> str:
-        row = self.phases[d, j]
-        base = int(row[P_BASE])
-        terms = []
-        for c in range(int(row[P_NKEY])):
-            square, shift, mul = (int(x) for x in row[P_KEY + 3 * c : P_KEY + 3 * c + 3])
-            code = self.code(square, d, first)
-            if code is None:
-                base += ((int(self.hints[square]) >> shift) & self.cmask) * mul
-                continue
-            terms.append(f"(({code} >> {shift}) & {self.cmask}) * {mul}")
-        return " + ".join([str(base + self.STARTS)] + terms)
+        return key_expression(
+            self.phases[d, j], d, first, self.depth_of, self.hints, self.cmask, self.BOARD, self.STARTS
+        )
 
     def failed(self, d: int, j: int, first: int) -> str | None:
         """The condition under which ``p{d}`` does not belong to phase ``j`` (its checked
@@ -187,7 +173,7 @@ class _Source:
         for c in range(int(row[P_NCHK])):
             square, theirs_shift, mine_shift, equal = (int(x) for x in row[P_CHK + 4 * c : P_CHK + 4 * c + 4])
             mine = f"((p{d} >> {mine_shift}) & {self.cmask})"
-            code = self.code(square, d, first)
+            code = square_code(square, d, first, self.depth_of, self.BOARD)
             if code is None:
                 theirs = str((int(self.hints[square]) >> theirs_shift) & self.cmask)
             else:
@@ -306,9 +292,9 @@ class _Source:
         out += [
             f"{ind2}if {score} >= mem[{self.FLAG}]:",
             f"{ind2}    if improve(mem, {d}, {score}):",
-            f"{ind2}        return {halt}, {K_TARGET})",
+            f"{ind2}        return {halt}, {TARGET})",
             f"{ind2}if n >= budget:",
-            f"{ind2}    return {halt}, {K_BUDGET})",
+            f"{ind2}    return {halt}, {BUDGET})",
             f"{ind2}mem[t{d}] = 1",
             f"{ind2}mem[{self.CUR + d}] = i{d}",
         ]
@@ -344,14 +330,14 @@ class _Source:
             f"{ind}    improve(mem, {d}, {score})",
             f"{ind}full = leaf(mem, {score})",
             f"{ind}mem[{sq}] = -1",
-            f"{ind}if full or {score} >= mem[{self.TARGET}] or n >= budget:",
+            f"{ind}if full or {score} >= mem[{self.GOAL}] or n >= budget:",
             f"{ind}    mem[{self.CUR + d}] = i{d}",
             f"{ind}    mem[{self.PH + d}] = {j_now}",
             f"{ind}    mem[{self.END + d}] = e{d}",
             f"{ind}    mem[{self.DEPTH}] = {d}",
-            f"{ind}    if not full and {score} >= mem[{self.TARGET}]:",
-            f"{ind}        return {K_TARGET}",
-            f"{ind}    return {K_BUDGET}",
+            f"{ind}    if not full and {score} >= mem[{self.GOAL}]:",
+            f"{ind}        return {TARGET}",
+            f"{ind}    return {BUDGET}",
         ]
         if self.dynamic(d):
             out += [f"{ind}if mem[{self.ALLOWED + d}] < r{d}:", f"{ind}    break"]
@@ -391,8 +377,8 @@ class _Source:
             f"            mem[{self.BESTB} + s] = c if c < 0 else c & {pm}",
             f"        for q in range(d + 1, {D}):",
             f"            mem[{self.BESTB} + mem[{self.ORDER} + q]] = -1",
-            f"    mem[{self.FLAG}] = min(mem[{self.BEST}] + 1, mem[{self.TARGET}])",
-            f"    return m >= mem[{self.TARGET}]",
+            f"    mem[{self.FLAG}] = min(mem[{self.BEST}] + 1, mem[{self.GOAL}])",
+            f"    return m >= mem[{self.GOAL}]",
             "",
             "",
             "@njit(cache=True, nogil=True)",
@@ -425,8 +411,6 @@ class _Source:
         return lines
 
     def text(self) -> str:
-        G = generated.DEPTHS_PER_FUNCTION
-        firsts = list(range(self.start, self.D, G))
         lines = [
             f'"""Generated by edgematch.engines.backtrack.generated_best (version {VERSION}): do not edit."""',
             "",
@@ -435,16 +419,7 @@ class _Source:
             "",
         ]
         lines += self.helpers()
-        for j, first in enumerate(firsts):
-            last = min(self.D, first + G)
-            lines.append("@njit(cache=True, nogil=True)")
-            lines.append(f"def f{j}(mem, budget):")
-            lines += self.level(j, first, last, first, "    ")
-            lines += ["    return 0", "", ""]
-        lines += ["@njit(cache=True, nogil=True)", "def chain(mem, budget, s):", "    st = -1"]
-        for j, first in enumerate(firsts):
-            lines += [f"    {'if' if j == 0 else 'elif'} s == {first}:", f"        st = f{j}(mem, budget)"]
-        lines += ["    return st", ""]
+        lines += chained(self.start, self.D, lambda j, first, last: self.level(j, first, last, first, "    "))
         return "\n".join(lines)
 
 
@@ -476,9 +451,7 @@ def _enter(
     cmask,
     pmask,
 ):
-    """Copy the list kernel's state into ``mem``; the tiles of depths ``s .. r-1`` are placed
-    again by their loops (from their own list position), so they are freed and their
-    second count taken off in advance."""
+    """Copy the list kernel's state into ``mem`` (and see :func:`.generated.place_again`)."""
     r = state[0]
     s = state[1]
     if state[3] == 1:
@@ -512,7 +485,7 @@ def _enter(
     mem[c + NODES] = 0
     mem[c + COMPLETE] = 0
     mem[c + BEST] = state[4]
-    mem[c + TARGET] = target
+    mem[c + GOAL] = target
     mem[c + FLAG] = min(state[4] + 1, target)
     mem[c + RD] = r
     mem[c + SAVECAP] = save_cap
@@ -520,17 +493,7 @@ def _enter(
     mem[c + SAVEAT] = o[O_CAND] + cand.shape[0]
     mem[c + FLOOR] = save_state[1]
     mem[c + EGMAX] = eg_max
-    for x in range(s, r):
-        code = board[order[x]]
-        mem[o[O_USED] + ((code & pmask) >> 2)] = 0
-        # the placed entry is the last one before cur equal to it (after a filtered slice
-        # the entries between it and cur are tiles still taken, skipped again)
-        j = cur[x] - 1
-        while j > 0 and cand[j] != code:
-            j -= 1
-        mem[o[O_CUR] + x] = j
-        mem[o[O_NPD] + x] -= 1
-        mem[c + NODES] -= 1
+    place_again(mem, o[O_CUR], o[O_USED], o[O_NPD], c + NODES, cand, cur, board, order, s, r, pmask)
 
 
 @njit(cache=True, nogil=True)
@@ -595,31 +558,23 @@ def _leave(
 class GeneratedBest:
     """A generated best kernel, called like the list kernel (:meth:`search`)."""
 
-    def __init__(self, module, spec: dict, d0: int, prefix_match: np.ndarray) -> None:
+    def __init__(self, module, spec: dict, prefix_match: np.ndarray) -> None:
         self.module = module
         self.start = int(spec["start"])
-        self.d0 = d0
         self.prefix_match = prefix_match
         self.order = np.asarray(spec["order"], np.int64)
         self.phases = spec["phases"]
         self.cmask = np.int64(spec["cmask"])
         self.pmask = np.int64(spec["pmask"])
-        self.prio_min = spec["prio_min"]
-        self.allowed = np.asarray(spec["allowed"])
-        self.endgame_from = int(spec["endgame_from"])
         L = layout(
             len(self.order), len(spec["board"]), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"])
         )
         self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
-        self.step = generated.DEPTHS_PER_FUNCTION
         self.mem = np.zeros(0, np.int64)
 
-    def runs(self, start_depth: int, allowed) -> bool:
-        """True when a slice starting at this depth can run here (a function begins there)
-        and the schedule before the endgame is still the one written into the module."""
-        aligned = start_depth >= self.start and (start_depth - self.start) % self.step == 0
-        eg = self.endgame_from
-        return aligned and bool(np.array_equal(allowed[:eg], self.allowed[:eg]))
+    def runs(self, start_depth: int) -> bool:
+        """True when a slice starting at this depth can run here (a function begins there)."""
+        return begins_function(self.start, start_depth)
 
     def search(
         self,
@@ -703,14 +658,32 @@ class GeneratedBest:
         )
 
 
+#: source text, prefix scores per spec digest: every restart of a run writes the same
+#: module (the seed orders lists, which are data), and e2's text takes about 0.4 s to write
+_texts: dict[str, tuple[str, np.ndarray]] = {}
+
+
+def _text(spec: dict) -> tuple[str, np.ndarray]:
+    digest = hashlib.sha256(repr(sorted((k, v) for k, v in spec.items() if not isinstance(v, np.ndarray))).encode())
+    for name in sorted(k for k, v in spec.items() if isinstance(v, np.ndarray)):
+        digest.update(name.encode() + spec[name].dtype.str.encode() + np.ascontiguousarray(spec[name]).tobytes())
+    digest.update(str(generated.DEPTHS_PER_FUNCTION).encode())
+    key = digest.hexdigest()
+    if key not in _texts:
+        if len(_texts) >= 8:  # a few configurations per process at most; keep memory flat
+            _texts.clear()
+        source = _Source(spec)
+        prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
+        _texts[key] = (source.text(), prefix_match)
+    return _texts[key]
+
+
 def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:
     """The generated best kernel for ``spec`` (see :class:`_Source` for its keys), written
     and imported once per process, compiled once per machine; with ``only_compiled``, None
     unless it is compiled already."""
-    source = _Source(spec)
-    text = source.text()
+    text, prefix_match = _text(spec)
     if only_compiled and not generated.is_compiled(text, "edgematch_best"):
         return None
     module = generated.import_source(text, "edgematch_best")
-    prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
-    return GeneratedBest(module, spec, source.d0, prefix_match)
+    return GeneratedBest(module, spec, prefix_match)

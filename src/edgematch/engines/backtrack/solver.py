@@ -140,7 +140,8 @@ class BacktrackSolver(Engine):
         on first use and cached); plans it cannot run use the list kernel.  All walk
         the same tree: nodes, counts and solution order are identical; only the speed
         differs.  Best mode: ``generated`` writes the best kernel out per puzzle, order
-        and schedule (:mod:`.generated_best`); any other value runs the list kernel.
+        and schedule (:mod:`.generated_best`), ``auto`` runs it when it is compiled
+        already (else the list kernel), ``lists`` or ``bits`` run the list kernel.
     progress:
         Called about every ``progress_interval`` seconds with a dict of statistics
         (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
