@@ -89,11 +89,17 @@ def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch):
     assert turn["n"] > 1000 and _seen(written) == _seen(listed)
 
 
-def test_a_target_a_start_board_and_an_exhausted_search():
+def test_a_target_a_start_board_and_an_exhausted_search(tmp_path, monkeypatch):
+    """Subtrees share the whole puzzle's module and run it from their own depth."""
+    monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(generated, "_loaded", {})  # as in a new process: modules written here
     puzzle = generate(5, 5, 2, 4, seed=7).puzzle
     listed, written = _both(puzzle, schedule=SCHEDULE, target=puzzle.max_score - 3)
     assert written.stopped_by == "target" and _seen(written) == _seen(listed)
     subtrees, _ = BacktrackSolver(kernel="lists").split(puzzle, 4)
+    levels = {BacktrackSolver().level_of(puzzle, start) for start in subtrees[:3]}
+    assert len(levels) == 1 and min(levels) > 0
+    monkeypatch.setattr(generated, "DEPTHS_PER_FUNCTION", levels.pop())
     for start in subtrees[:3]:
         below = [
             BacktrackSolver(kernel=kernel, schedule="list:0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1").best(puzzle, start=start)
@@ -101,6 +107,8 @@ def test_a_target_a_start_board_and_an_exhausted_search():
         ]
         assert below[1].statistics["kernel"] == "generated"
         assert _seen(below[1]) == _seen(below[0]) and below[1].complete == below[0].complete
+    modules = list((tmp_path / "generated").glob("edgematch_best_*.py"))
+    assert len(modules) == 2  # the target search's, and one for every subtree (another schedule)
 
 
 def test_the_prefix_filter_settles_prefixes_where_a_function_begins(monkeypatch):

@@ -101,11 +101,17 @@ def test_counts_solutions_and_limits_match_the_list_kernel():
         assert [b.placements() for b in first_two.boards] == [b.placements() for b in listed.boards[:2]]
 
 
-def test_subtrees_of_a_split_count_the_same():
-    """Subtrees start below a prefix of the order: the module begins its functions there."""
+def test_subtrees_of_a_split_count_the_same(tmp_path, monkeypatch):
+    """Every subtree runs the whole puzzle's module (one module for all of them), from the
+    function that begins at the subtree's depth (functions as long as that depth here)."""
+    monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(generated, "_loaded", {})  # as in a new process: modules written here
     puzzle = generate(5, 5, 3, 6, seed=3).puzzle
     subtrees, _ = BacktrackSolver(kernel="lists").split(puzzle, 5)
     assert len(subtrees) > 3
+    levels = {BacktrackSolver().level_of(puzzle, subtree) for subtree in subtrees[:4]}
+    assert len(levels) == 1 and min(levels) > 0
+    monkeypatch.setattr(generated, "DEPTHS_PER_FUNCTION", levels.pop())
     for subtree in subtrees[:4]:
         listed = BacktrackSolver(kernel="lists").count(puzzle, start=subtree)
         written = BacktrackSolver(kernel="generated").count(puzzle, start=subtree)
@@ -115,6 +121,7 @@ def test_subtrees_of_a_split_count_the_same():
             listed.nodes,
             listed.nodes_per_depth,
         )
+    assert len(list((tmp_path / "generated").glob("edgematch_exact_*.py"))) == 1
 
 
 def test_the_prefix_filter_settles_prefixes_where_a_function_begins(monkeypatch):

@@ -248,19 +248,23 @@ def _run(
     shared_best = getattr(solver, "shared_best", None)
     written_out = None
     align = None
-    if solver.kernel in ("generated", "auto") and generated_best.supports(tables, phases, start_errors):
+    hints_only = Board.from_codes(puzzle, plan.board0)
+    if solver.kernel in ("generated", "auto") and generated_best.supports(
+        tables, phases, max(start_errors, len(hints_only.mismatches()))
+    ):
         # auto: the generated kernel when it costs no compile (a search with --kernel
-        # generated compiled it before), else the list kernel
+        # generated compiled it before), else the list kernel.  It is written for the whole
+        # puzzle (hints only, from depth 0), so that every subtree and restart shares it.
         written_out = generated_best.load(
             {
                 "phases": phases,
                 "n_phases": plan.n_phases,
                 "known_joins": plan.known_joins,
                 "order": plan.order,
-                "board": board,
+                "board": tables.board(plan.board0),
                 "cmask": tables.cmask,
                 "pmask": tables.pmask,
-                "start": first,
+                "start": 0,
                 "allowed": allowed.copy(),
                 "endgame_from": endgame_from,
                 "prio_min": prio_min if priority_weights is not None else None,
@@ -268,13 +272,12 @@ def _run(
                 "n_tiles": puzzle.n_tiles,
                 "max_score": puzzle.max_score,
                 "n_starts": len(tables.starts),
-                "start_match": start_score,
+                "start_match": hints_only.score(),
             },
             only_compiled=solver.kernel == "auto",
         )
     if written_out is not None:
-        align = (first, generated.DEPTHS_PER_FUNCTION)
-        total.statistics["kernel"] = "generated"
+        align = (0, generated.DEPTHS_PER_FUNCTION)
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)
 
     def run_slice(want: int) -> SliceReport:
@@ -287,6 +290,7 @@ def _run(
         cand, starts = prefix.enter(board, cur, end, state, npd)
         npd[:] = 0
         if written_out is not None and written_out.runs(int(state[1])):
+            total.statistics["kernel"] = "generated"
             nodes, complete_boards, status = written_out.search(
                 cand,
                 starts,

@@ -124,11 +124,14 @@ def _search_one(
         rows = tables.rows(rows)
         align = None
         if solver.kernel == "generated" and leaf == D and generated.supports(tables, rows):
+            # written for the whole puzzle (hints only, from depth 0), so that every subtree
+            # of a split shares it: a subtree's slices run it from the first function start
+            # at or below the subtree's own depth, where the prefix filter puts them
             written_out = generated.load(
-                rows, plan.order, board, tables.cmask, tables.pmask, first, puzzle.n_tiles, len(tables.starts)
-            )
-            align = (first, generated.DEPTHS_PER_FUNCTION)
-            total.statistics["kernel"] = "generated"
+                rows, plan.order, tables.board(plan.board0), tables.cmask, tables.pmask, 0, puzzle.n_tiles,
+                len(tables.starts),
+            )  # fmt: skip
+            align = (0, generated.DEPTHS_PER_FUNCTION)
         prefix = PrefixFilter(
             tables, plan.order, puzzle.n_tiles, rows[:, None, :].copy(), np.zeros(D + 1, np.int32), align
         )
@@ -176,6 +179,7 @@ def _search_one(
             )
         else:
             if written_out is not None and written_out.runs(int(state[1])):
+                total.statistics["kernel"] = "generated"
                 nodes, leaves, written, status = written_out.search(
                     cand, starts, board, used, cur, end, state, np.int64(want), np.int64(max_solutions), out, npd
                 )

@@ -16,8 +16,8 @@ checkpoints and splits work unchanged and either kernel can go on from the other
 
 The source is written to a cache folder (``EDGEMATCH_CACHE_DIR``, else the user's cache
 folder) under a name that digests everything baked into it, and imported as a module, so
-Numba caches its machine code beside it.  The first search of a puzzle, order and start
-depth compiles it (about 90 s for e2dev/bench-hard's 216 depths here, counted in that
+Numba caches its machine code beside it.  The first search of a puzzle and order
+compiles it (about 90 s for e2dev/bench-hard's 216 depths here, counted in that
 search's time); later searches load it in under a second (docs/backtracking.md).
 """
 
