@@ -265,6 +265,12 @@ def test_the_histogram_and_kept_boards_add_up_over_workers_and_sessions(tmp_path
     assert len(data["saved_boards"]) == len(serial.boards) and all(b["url"] for b in data["saved_boards"])
     code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--run", str(run_id))
     assert "(complete boards per score)" in out and "kept:" in out
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite")
+    histogram = ", ".join(f"{s}: {n:,}" for s, n in serial.statistics["boards_by_score"].items())
+    assert code == 0 and f"best {serial.best_score}; complete boards per score: {histogram}" in out
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--json")
+    (row,) = json.loads(out)["runs"]
+    assert row["boards_by_score"] == serial.statistics["boards_by_score"] and row["best_score"] == serial.best_score
 
 
 def test_cli_save_boards_prints_the_histogram_and_lists_the_kept_boards(capsys):

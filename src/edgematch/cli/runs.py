@@ -90,10 +90,13 @@ def run(args) -> int:
         )
         for r in records:
             if r.method in SPLIT_METHODS:
+                summary = split_summary(store, r)
                 print(
                     f"{r.id:>5} {r.puzzle_name[:14]:<14} {r.state_label:<11} {r.method:>9} {r.seconds:>9.1f}  "
-                    f"{_progress_text(split_summary(store, r))}  {r.created}"
+                    f"{_progress_text(summary)}  {r.created}"
                 )
+                if r.method == "search":
+                    print(f"{'':>6}{_search_text(summary)}")
                 continue
             best = f"{r.best_score}/{r.max_score}" if r.best_score is not None else "-"
             members = r.info.get("portfolio", {}).get("members")
@@ -121,6 +124,15 @@ def _progress_text(s: dict) -> str:
     return (
         f"{s['subtrees_done']}/{s['subtrees_total']} subtrees, {s['nodes']:,} nodes, {s['solutions']:,} solutions{left}"
     )
+
+
+def _search_text(summary: dict) -> str:
+    """A search run's best score and complete boards per score (Verhaard's log), one line."""
+    from .search import score_histogram
+
+    best = summary.get("best_score")
+    histogram = score_histogram(summary.get("boards_by_score") or {}) or "no complete board yet"
+    return f"best {'-' if best is None else best}; complete boards per score: {histogram}"
 
 
 def _show_search(data: dict) -> None:

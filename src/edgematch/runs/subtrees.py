@@ -241,7 +241,15 @@ class SubtreeLedger:
 
 
 def ledger_summary(store: RunStore, run_id: int) -> dict:
-    """done / total subtrees, nodes and solutions so far, for ``edgematch runs``."""
+    """done / total subtrees, nodes and solutions so far, and a search's best score and
+    complete boards per score, for ``edgematch runs``."""
     ledger = SubtreeLedger(store, run_id)
     t = ledger.totals()
-    return {"subtrees_done": t.done, "subtrees_total": t.total, "nodes": t.nodes, "solutions": t.solutions}
+    return {
+        "subtrees_done": t.done,
+        "subtrees_total": t.total,
+        "nodes": t.nodes,
+        "solutions": t.solutions,
+        "best_score": t.best_score,
+        "boards_by_score": t.statistics.get("boards_by_score") or {},
+    }
