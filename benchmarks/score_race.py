@@ -12,13 +12,16 @@ Peers, where their folders are given (see benchmarks/peers/README.md for the bui
 ``seed``, ``seed + 1``, ...) on ``e2`` at the same horizons: its nodes per second, its deepest
 depth (libblackwood tracks depths above 245 only) and its board's score (it keeps boards
 from depth 252 on).  ``--eternity2 DIR`` runs eternity2.dev's generated engine
-(``run_dfs_codegen_jit --chain2``) on its hard board for the rate.
+(``run_dfs_codegen_jit --chain2``) on its hard board for the rate.  ``--depth-horizons``
+runs the two side by side, one core each, with Blackwood's method (JB470's rule: at most 10
+invalid joins, no endgame): the deepest board each reaches.
 
 Prints each row as it is measured and writes ``results/score_race.md`` and ``.json``
 (``--merge`` keeps the rows of earlier runs that this one did not measure again).
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
+        [--depth-horizons 60,600]
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ BOARDS = RESULTS / "score_race_boards"
 #: the search raced: Julia's schedule for 470, the branch-and-bound endgame over the last
 #: 16 squares, a second of tabu polish on each new best board (edgematch search's recipe)
 SEARCH = ["--order", "e2path", "--schedule", "julia:470", "--endgame", "16", "--polish", "1"]
+#: the depth race: Blackwood's method as libblackwood's JB470 runs it (his order, break
+#: indexes, colour-pattern bound and sorted lists: at most 10 invalid joins), no endgame, so
+#: that tiles placed mean the same for both engines
+DEPTH_SEARCH = ["--order", "blackwood", "--schedule", "blackwood", "--priority-colours", "20,5,7"]
+DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--endgame", "0", "--polish", "0"]
 #: complete boards at or above this score are logged (and counted per score)
 LOGGED = 460
 #: the scores whose boards-per-hour rates the table shows
@@ -63,6 +71,13 @@ def edgematch(args: list[str], core: int | None = None) -> dict:
     if done.returncode not in (0, 1):
         raise RuntimeError(f"edgematch {' '.join(args)} failed: {done.stderr.strip()}")
     return json.loads(done.stdout)
+
+
+def warm(puzzle_name: str) -> None:
+    """Compiles the generated kernel of the raced search (minutes, once per puzzle; cached
+    on disk), so that the races run it (``--kernel auto``) and no horizon pays its compile."""
+    args = ["search", puzzle_name, *SEARCH, "--kernel", "generated", "--node-limit", "100000"]
+    edgematch(args + ["--jobs", "1", "--no-record", "--json", "--quiet"])
 
 
 def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict:
@@ -99,6 +114,7 @@ def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict
         "best_score": score,
         "deepest_tiles": deepest,
         "nodes_per_second_per_core": round(data["nodes"] / seconds / jobs) if seconds else None,
+        "kernel": stats.get("kernel", "lists"),
         "boards_by_score": {str(s): by_score[s] for s in sorted(by_score)},
         "per_hour": {str(s): round(by_score.get(s, 0) * 3600 / seconds, 1) for s in RATED},
         "seconds": round(seconds, 1),
@@ -108,16 +124,21 @@ def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict
     }
 
 
-def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int) -> dict:
+def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_core: int = 0) -> dict:
     """libblackwood's JB470 on e2 for ``horizon`` seconds: one process per core, seeds
     ``seed``, ``seed + 1``, ...; the best of their depths and scores."""
     env = dict(os.environ, SCENARIO="jb470perf", PUZZLE="E2ncud", BW_SECONDS=str(horizon), HOSTNAME="bench")
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
         env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
+    # the build folder depends on the parameters: build it once before the processes start,
+    # or each would try to create it
+    built = subprocess.run([PEER_PYTHON, "bw_run.py"], cwd=folder, env=dict(env, SEED=str(seed), BUILD_ONLY="1"))
+    if built.returncode:
+        raise RuntimeError(f"libblackwood's build failed ({built.returncode})")
     procs = []
     for k in range(jobs):
-        pin = ["taskset", "-c", str(k % (os.cpu_count() or 1))] if shutil.which("taskset") else []
+        pin = ["taskset", "-c", str((first_core + k) % (os.cpu_count() or 1))] if shutil.which("taskset") else []
         procs.append(
             subprocess.Popen(
                 pin + [PEER_PYTHON, "bw_run.py"],
@@ -156,13 +177,48 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int) -> dict:
     }
 
 
+def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
+    """One core each, at the same time (edgematch on core 0, libblackwood on core 1): the
+    deepest board each reaches under JB470's rule of at most 10 invalid joins."""
+    args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--time-limit", str(horizon)]
+    args += ["--no-record", "--json", "--quiet"]
+    edgematch(
+        ["search", "e2", *DEPTH_SEARCH, "--kernel", "generated", "--node-limit", "100000", "--jobs", "1"]
+        + ["--no-record", "--json", "--quiet"]
+    )  # compiles (once) outside the clock
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    ours = subprocess.Popen(pin + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    theirs = race_libblackwood(folder, horizon, 1, seed, first_core=1)
+    out, err = ours.communicate()
+    if ours.returncode not in (0, 1):
+        raise RuntimeError(f"edgematch {' '.join(args)} failed: {err.strip()}")
+    data = json.loads(out)
+    mine = {
+        "engine": "edgematch",
+        "puzzle": "e2",
+        "race": "depth",
+        "horizon": horizon,
+        "jobs": 1,
+        "seed": seed,
+        "command": "edgematch " + " ".join(args),
+        "deepest_tiles": int(data["deepest"]) + 1,  # the starter is on the board before the search
+        "best_score": data["best_score"],
+        "nodes_per_second_per_core": round(data["nodes"] / float(data["seconds"])),
+        "kernel": data["statistics"].get("kernel", "lists"),
+        "seconds": round(float(data["seconds"]), 1),
+        "load_average": load_average(),
+    }
+    return [mine, {**theirs, "race": "depth"}]
+
+
 def rate_edgematch(seconds: int) -> list[dict]:
     """Nodes per second on one core: the raced search on e2, the exact search on bench-hard."""
     rows = []
     for puzzle_name, args in (
         ("e2", ["search", "e2", *SEARCH, "--jobs", "1"]),
-        ("e2dev/bench-hard", ["solve", "e2dev/bench-hard", "--jobs", "1"]),
+        ("e2dev/bench-hard", ["solve", "e2dev/bench-hard", "--kernel", "generated", "--jobs", "1"]),
     ):
+        edgematch(args + ["--node-limit", "100000", "--json", "--quiet"])  # compiles (once) outside the clock
         args = args + ["--time-limit", str(seconds), "--json", "--quiet"]
         data = edgematch(args, core=0)
         rows.append(
@@ -171,6 +227,7 @@ def rate_edgematch(seconds: int) -> list[dict]:
                 "puzzle": puzzle_name,
                 "command": "edgematch " + " ".join(args),
                 "nodes_per_second": round(data["nodes"] / data["seconds"]),
+                "kernel": data["statistics"].get("kernel", "lists"),
                 "seconds": round(float(data["seconds"]), 1),
                 "load_average": load_average(),
             }
@@ -213,13 +270,44 @@ def rate_libblackwood(folder: Path, seconds: int, seed: int) -> dict:
 
 def key(row: dict) -> tuple:
     """What a row measured: a race (engine, puzzle, horizon, cores) or a rate (no horizon)."""
-    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"))
+    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), row.get("race", "score"))
+
+
+#: the longer horizons given as extrapolations of a race's boards per score
+EXTRAPOLATED_HOURS = (8, 24)
+
+
+def extrapolated_best(row: dict, hours: float) -> int | None:
+    """The best score expected within ``hours`` on the same cores: a least-squares line
+    through log(boards per hour) against score, over the scores the race logged, and the
+    highest score whose expected count within ``hours`` is at least one.  None with fewer
+    than two scores logged.  An extrapolation, labelled as one wherever it is shown."""
+    counts = {int(k): n for k, n in (row.get("boards_by_score") or {}).items() if n}
+    if len(counts) < 2 or not row.get("seconds"):
+        return None
+    xs = sorted(counts)
+    ys = [math.log(counts[x] * 3600 / row["seconds"]) for x in xs]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    if slope >= 0:
+        return None
+    # log(rate(s) * hours) >= 0  <=>  my + slope (s - mx) + log(hours) >= 0
+    return math.floor(mx + (my + math.log(hours)) / -slope)
+
+
+def engine_label(row: dict) -> str:
+    """The engine, with edgematch's kernel where the row names it (rows before it did not)."""
+    return f"{row['engine']} ({row['kernel']} kernel)" if row.get("kernel") else row["engine"]
 
 
 def write(rows: list[dict], header: dict) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "score_race.json").write_text(json.dumps({**header, "rows": rows}, indent=1) + "\n")
-    races = sorted((r for r in rows if "horizon" in r), key=lambda r: (r["puzzle"], r["horizon"], r["engine"]))
+    races = sorted(
+        (r for r in rows if "horizon" in r and r.get("race", "score") == "score"),
+        key=lambda r: (r["puzzle"], r["horizon"], r["engine"]),
+    )
+    depths = sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["engine"]))
     rates = [r for r in rows if "horizon" not in r]
     lines = [
         "# Score race on Eternity II",
@@ -242,16 +330,55 @@ def write(rows: list[dict], header: dict) -> None:
         per_hour = r.get("per_hour") or {}
         logged = ", ".join(f"{s}: {n}" for s, n in (r.get("boards_by_score") or {}).items()) or "-"
         lines.append(
-            f"| {r['puzzle']} | {r['horizon']} s | {r['jobs']} | {r['engine']} | {r['best_score'] or '-'} | "
+            f"| {r['puzzle']} | {r['horizon']} s | {r['jobs']} | {engine_label(r)} | {r['best_score'] or '-'} | "
             f"{r['deepest_tiles'] or '-'} | {r['nodes_per_second_per_core'] or 0:,} | "
             + " | ".join(str(per_hour.get(str(s), "-")) for s in RATED)
             + f" | {logged} | {r['seed']} | {r['load_average']} |"
+        )
+    lines += [
+        "",
+        "## Longer horizons, extrapolated (not measured)",
+        "",
+        "From each race of 600 s or more: a line fitted through log(boards per hour) against score "
+        f"(the complete boards at or above {LOGGED} it logged), and the highest score expected at "
+        "least once within the horizon on the same cores. Bursts of boards from one subtree make "
+        "this rough.",
+        "",
+        "| puzzle | race | cores | engine | " + " | ".join(f"{h} h (extrapolated)" for h in EXTRAPOLATED_HOURS) + " |",
+        "|---|---:|---:|---|" + "---:|" * len(EXTRAPOLATED_HOURS),
+    ]
+    for r in races:
+        if r["horizon"] < 600 or r["engine"] != "edgematch":
+            continue
+        guesses = [extrapolated_best(r, h) for h in EXTRAPOLATED_HOURS]
+        lines.append(
+            f"| {r['puzzle']} | {r['horizon']} s | {r['jobs']} | {engine_label(r)} | "
+            + " | ".join("-" if g is None else str(g) for g in guesses)
+            + " |"
+        )
+    lines += [
+        "",
+        "## Depth with Blackwood's method (JB470), one core each, side by side",
+        "",
+        "Both engines at once, one core each (edgematch on core 0, libblackwood on core 1), the same "
+        "method: Blackwood's scan order, break indexes (at most 10 invalid joins on the board) and "
+        "colour-pattern bound, no endgame (edgematch: `search e2 "
+        + " ".join(DEPTH_SEARCH)
+        + "`; libblackwood: its JB470 scenario). Deepest = tiles on the board, the starter included.",
+        "",
+        "| horizon | engine | deepest tiles | best score (partial board) | nodes/s | seed | load | command |",
+        "|---:|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in depths:
+        lines.append(
+            f"| {r['horizon']} s | {engine_label(r)} | {r['deepest_tiles'] or '-'} | {r['best_score'] or '-'} | "
+            f"{r['nodes_per_second_per_core'] or 0:,} | {r['seed']} | {r['load_average']} | `{r['command']}` |"
         )
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
     lines.append("|---|---|---:|---:|---|")
     for r in rates:
         lines.append(
-            f"| {r['puzzle']} | {r['engine']} | {r['nodes_per_second']:,} | {r['seconds']} | `{r['command']}` |"
+            f"| {r['puzzle']} | {engine_label(r)} | {r['nodes_per_second']:,} | {r['seconds']} | `{r['command']}` |"
         )
     (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
 
@@ -269,6 +396,11 @@ def main(argv=None) -> int:
     parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
     parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
+    parser.add_argument(
+        "--depth-horizons",
+        default="",
+        help="seconds of the one-core depth race beside libblackwood (needs --libblackwood)",
+    )
     args = parser.parse_args(argv)
     global PEER_PYTHON
     PEER_PYTHON = args.peer_python
@@ -283,12 +415,18 @@ def main(argv=None) -> int:
         rows[:] = [r for r in rows if key(r) != key(row)] + [row]
         write(rows, header)
 
+    for puzzle_name in args.puzzles.split(",") if not args.no_race else ["e2"]:
+        warm(puzzle_name)
     if not args.no_race:
         for horizon in (int(h) for h in args.horizons.split(",")):
             for puzzle_name in args.puzzles.split(","):
                 add(race_edgematch(puzzle_name, horizon, args.jobs, args.seed))
                 if args.libblackwood and puzzle_name == "e2":
                     add(race_libblackwood(args.libblackwood, horizon, args.jobs, args.seed))
+    if args.depth_horizons and args.libblackwood:
+        for horizon in (int(h) for h in args.depth_horizons.split(",")):
+            for row in depth_race(args.libblackwood, horizon, args.seed):
+                add(row)
     if not args.no_rates:
         for row in rate_edgematch(args.rate_seconds):
             add(row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -41,10 +42,14 @@ def test_blackwood_schedules():
     assert list(np.flatnonzero(np.diff(errors)) + 1) == [198, 204, 211, 217, 222, 226, 230, 234, 237, 239]
     assert errors[197] == 0 and errors[198] == 1 and errors[256] == 10
     bound = schedule_array("blackwood", 256, what="priority schedule")
-    # his T(d) (d + 1 tiles placed) at the ends of his five ramps: 17..26, 27..56, 57..76,
-    # 77..102, 103..160
+    # his T(d) at the ends of his five ramps: 17..26, 27..56, 57..76, 77..102, 103..160; his
+    # depth d holds d + 1 tiles, the starter counted where it sits in his order (depth 119):
+    # before it our board, which holds the starter from the start, has d + 2
     depths = (16, 17, 26, 27, 56, 57, 76, 77, 102, 103, 160)
-    assert [bound[d + 1] for d in depths] == [0, 2, 28, 29, 70, 71, 89, 89, 105, 106, 119]
+    tiles = [d + 2 if d < 119 else d + 1 for d in depths]
+    assert [bound[t] for t in tiles] == [0, 2, 28, 29, 70, 71, 89, 89, 105, 106, 119]
+    assert bound[18] == 0 and bound[120] == math.floor((118 - 102) / 4.4615 + 106)
+    assert bound[121] == math.floor((120 - 102) / 4.4615 + 106)
     assert bound[256] == 119 and (np.diff(bound) >= 0).all()
     with pytest.raises(InputError, match="16x16"):
         schedule_array("blackwood", 100)

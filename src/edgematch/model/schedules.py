@@ -154,13 +154,21 @@ def _looks_like_spec(text: str) -> bool:
 BLACKWOOD_BREAK_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
 
 
+#: the starter's place in Blackwood's order (his depth of square I8): before it, his board
+#: lacks the starter that ours holds from the start
+BLACKWOOD_STARTER_DEPTH = 119
+
+
 def blackwood_pattern_bound() -> np.ndarray:
     """Blackwood's colour-pattern bound on 16x16 (libblackwood's JB470): at his depth ``d``
     (17 .. 160) the tiles placed must carry at least ``T(d)`` sides of the pattern colours,
     a piecewise-linear ramp from 2 to 119 (of the 122 such sides of e2's colours 20, 5 and
-    7); indexed here by tiles placed, ``d + 1``, and held after depth 160."""
+    7); held after depth 160.  Indexed here by tiles on the board, starter included: his
+    depth ``d`` holds ``d + 1`` tiles from the starter's depth on, ``d + 2`` of ours before."""
     values = np.zeros(257, dtype=np.int64)
     for d in range(17, 161):
+        if d == BLACKWOOD_STARTER_DEPTH:
+            continue  # the starter's own square: no search node of ours sits there
         if d <= 26:
             bound = (d - 16) * 2.8
         elif d <= 56:
@@ -171,7 +179,7 @@ def blackwood_pattern_bound() -> np.ndarray:
             bound = (d - 76) * 0.6538 + 89
         else:
             bound = (d - 102) / 4.4615 + 106
-        values[d + 1] = math.floor(bound)
+        values[d + 2 if d < BLACKWOOD_STARTER_DEPTH else d + 1] = math.floor(bound)
     values[162:] = values[161]
     return values
 
