@@ -47,16 +47,18 @@ from edgematch.loading import load, load_board
 RESULTS = Path(__file__).resolve().parent / "results"
 BOARDS = RESULTS / "score_race_boards"
 
-#: the search raced: Julia's schedule for 470, the branch-and-bound endgame over the last
-#: 16 squares, a second of tabu polish on each new best board (edgematch search's recipe)
-SEARCH = ["--order", "e2path", "--schedule", "julia:470", "--endgame", "16", "--polish", "1"]
+#: options of the search raced beyond seed, workers, horizon and save threshold: none, the
+#: default recipe of `edgematch search` (on e2 Blackwood's method with the endgame over the
+#: last 12 squares; on e2-clues the Julia package's path and schedule with 16), see
+#: docs/backtracking.md "The default search"
+SEARCH: list[str] = []
 #: the depth race: Blackwood's method as libblackwood's JB470 runs it (his order, break
 #: indexes, colour-pattern bound and sorted lists: at most 10 invalid joins), no endgame, so
 #: that tiles placed mean the same for both engines
 DEPTH_SEARCH = ["--order", "blackwood", "--schedule", "blackwood", "--priority-colours", "20,5,7"]
 DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--endgame", "0", "--polish", "0"]
 #: complete boards at or above this score are logged (and counted per score)
-LOGGED = 460
+LOGGED = 463
 #: the scores whose boards-per-hour rates the table shows
 RATED = (463, 464, 465)
 #: the interpreter that runs libblackwood's driver (it needs ``requests``; set by --peer-python)
@@ -76,7 +78,8 @@ def edgematch(args: list[str], core: int | None = None) -> dict:
 def warm(puzzle_name: str) -> None:
     """Compiles the generated kernel of the raced search (minutes, once per puzzle; cached
     on disk), so that the races run it (``--kernel auto``) and no horizon pays its compile."""
-    args = ["search", puzzle_name, *SEARCH, "--kernel", "generated", "--node-limit", "100000"]
+    args = ["search", puzzle_name, *SEARCH, "--save-boards", str(LOGGED), "--kernel", "generated"]
+    args += ["--node-limit", "100000"]
     edgematch(args + ["--jobs", "1", "--no-record", "--json", "--quiet"])
 
 
@@ -313,8 +316,9 @@ def write(rows: list[dict], header: dict) -> None:
         "# Score race on Eternity II",
         "",
         f"`python benchmarks/score_race.py` on {header['machine']}, code {header['code']}.",
-        f"edgematch's search: `edgematch search PUZZLE {' '.join(SEARCH)} --seed S --jobs J "
-        f"--time-limit H --save-boards {LOGGED}`. Boards are re-scored from their files "
+        f"edgematch's search: `edgematch search PUZZLE {' '.join(SEARCH + [''])}--seed S --jobs J "
+        f"--time-limit H --save-boards {LOGGED}` (each row's command is in score_race.json; the default "
+        "recipe of that day's code). Boards are re-scored from their files "
         "(score_race_boards/). libblackwood keeps boards from depth 252 on only, and tracks depths "
         "above 245 only. Rows measured on different days and commits are marked by their own code field "
         "in score_race.json.",

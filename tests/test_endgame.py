@@ -125,12 +125,22 @@ def test_cli_endgame_and_polish_write_the_best_completed_board(capsys, tmp_path)
 
 
 def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
-    """``edgematch search e2`` alone runs the documented recipe; small boards keep the
-    exact row scan; options given win over the recipe."""
+    """``edgematch search e2`` alone runs Blackwood's method with the endgame; other big
+    boards (e2-clues here) the Julia package's path; small boards keep the exact row scan;
+    options given win over the recipe."""
     code, text, _ = run_cli(capsys, "search", "e2", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    recipe = ("e2path", "julia:470", 16, 460)
-    assert code == 0 and (stats["order"], stats["schedule"], stats["endgame_squares"], stats["save_boards"]) == recipe
+    recipe = ("blackwood", "blackwood", 12, 464, [20, 5, 7], True)
+    got = ("order", "schedule", "endgame_squares", "save_boards", "priority_colours", "priority_first")
+    assert code == 0 and tuple(stats[k] for k in got) == recipe
+    code, text, _ = run_cli(capsys, "search", "e2-clues", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
+    stats = json.loads(text)["statistics"]
+    recipe = ("e2path", "julia:470", 16, 460, [], False)
+    assert code == 0 and tuple(stats[k] for k in got) == recipe
+    args = ["--order", "e2path", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
+    code, text, _ = run_cli(capsys, "search", "e2", *args)  # one recipe option given: the general recipe
+    stats = json.loads(text)["statistics"]
+    assert (stats["order"], stats["schedule"], stats["priority_colours"]) == ("e2path", "julia:470", [])
     code, text, _ = run_cli(capsys, "search", "owen1-4x4", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
     assert (stats["order"], stats["schedule"], stats["endgame_squares"], stats["save_boards"]) == ("rowscan", None, 0, None)

@@ -70,7 +70,9 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         else "search engine: only backtrack searches for the best score",
     )
     if best:  # the search fills in its order by board size (search.fill_in_recipe)
-        add_order_arguments(p, default=None, shown="e2path on boards of 100 squares or more, else rowscan")
+        add_order_arguments(
+            p, default=None, shown="blackwood on e2, e2path on other boards of 100 squares or more, else rowscan"
+        )
     else:
         add_order_arguments(p)
     if best:

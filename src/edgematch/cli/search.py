@@ -38,21 +38,52 @@ schedule forms (tiles = tiles on the board, hints included):
 RECIPE_SQUARES = 100
 
 
+#: Blackwood's method, filled in on Eternity II itself (the official pieces, the starter
+#: alone) when order, schedule and priority are all left out: order, break indexes,
+#: colour-pattern bound on e2's colours 20, 5 and 7, sorted lists
+BLACKWOOD_RECIPE = dict(
+    order="blackwood",
+    schedule="blackwood",
+    priority_colours="20,5,7",
+    priority_schedule="blackwood",
+    priority_first=True,
+)
+
+
+def blackwood_recipe_applies(args, puzzle) -> bool:
+    """Eternity II with the starter alone, and none of the options the recipe sets given."""
+    from ..formats.e2dev import is_official_standard
+
+    given = any(getattr(args, key) not in (None, False) for key in BLACKWOOD_RECIPE)
+    return (
+        not given
+        and len(puzzle.hints) == 1
+        and puzzle.width == puzzle.height == 16
+        and (is_official_standard(puzzle.tiles))
+    )
+
+
 def fill_in_recipe(args, puzzle) -> None:
-    """The options left out, as measured best on e2 (docs/backtracking.md, "The default
-    search"): on boards of ``RECIPE_SQUARES`` or more, the Julia package's path and its
-    schedule for 10 invalid joins, the endgame over the last 16 squares, a second of polish
-    and every board within 20 of the maximum kept; on smaller boards, where exact search is
+    """The options left out, as measured best (docs/backtracking.md, "The default search").
+    On Eternity II with the starter alone: Blackwood's method with the endgame over the
+    last 12 squares, a second of polish and every board within 16 of the maximum kept.  On
+    other boards of ``RECIPE_SQUARES`` or more: the Julia package's path and its schedule
+    for 10 invalid joins, the endgame over the last 16 squares, a second of polish and
+    every board within 20 of the maximum kept.  On smaller boards, where exact search is
     the point, a row scan and no errors."""
     big = puzzle.n_squares >= RECIPE_SQUARES
+    blackwood = big and blackwood_recipe_applies(args, puzzle)
+    if blackwood:
+        for key, value in BLACKWOOD_RECIPE.items():
+            setattr(args, key, value)
     if args.order is None:
         args.order = "e2path" if big else "rowscan"
     if args.schedule is None and big:
         args.schedule = f"julia:{puzzle.max_score - 10}"
     if args.endgame is None:
-        args.endgame = 16 if big else 0
+        args.endgame = (12 if blackwood else 16) if big else 0
     if args.save_boards is None and big:
-        args.save_boards = puzzle.max_score - 20
+        args.save_boards = puzzle.max_score - (16 if blackwood else 20)
     if args.polish is None:
         args.polish = 1.0 if big and args.endgame else 0.0
 
@@ -112,8 +143,8 @@ def register(sub) -> None:
     p.add_argument(
         "--schedule",
         metavar="SPEC",
-        help="invalid joins allowed per number of tiles (default: julia:MAX-10 on boards of 100 squares or more, "
-        "else none)",
+        help="invalid joins allowed per number of tiles (default: blackwood on e2, with its order and colour "
+        "bound; julia:MAX-10 on other boards of 100 squares or more; else none)",
     )
     p.add_argument(
         "--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)"
@@ -160,7 +191,7 @@ def register(sub) -> None:
         type=positive_int,
         metavar="SCORE",
         help="keep every complete board scoring at least SCORE (in the run store with its viewer URL; "
-        "--json lists them; default: MAX-20 on boards of 100 squares or more)",
+        "--json lists them; default: MAX-16 on e2, MAX-20 on other boards of 100 squares or more)",
     )
     p.add_argument(
         "--endgame",
@@ -168,7 +199,8 @@ def register(sub) -> None:
         metavar="K",
         help="search the last K squares by branch and bound (any join may fail there; only boards better "
         "than the best so far, or at least --save-boards, are completed), and complete every new best "
-        "board with at most K empty squares by CP-SAT; 0: off (default: 16 on boards of 100 squares or more, else 0)",
+        "board with at most K empty squares by CP-SAT; 0: off (default: 12 on e2, 16 on other boards of 100 squares "
+        "or more, else 0)",
     )
     p.add_argument(
         "--polish",
