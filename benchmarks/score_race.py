@@ -75,12 +75,10 @@ def edgematch(args: list[str], core: int | None = None) -> dict:
     return json.loads(done.stdout)
 
 
-def warm(puzzle_name: str) -> None:
-    """Compiles the generated kernel of the raced search (minutes, once per puzzle; cached
-    on disk), so that the races run it (``--kernel auto``) and no horizon pays its compile."""
-    args = ["search", puzzle_name, *SEARCH, "--save-boards", str(LOGGED), "--kernel", "generated"]
-    args += ["--node-limit", "100000"]
-    edgematch(args + ["--jobs", "1", "--no-record", "--json", "--quiet"])
+def warm(args: list[str]) -> None:
+    """Compiles the generated kernel of this command (minutes, once per configuration;
+    cached on disk), so that the timed run takes it (``--kernel auto``) and pays no compile."""
+    edgematch(args + ["--kernel", "generated", "--node-limit", "100000", "--json", "--quiet"])
 
 
 def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict:
@@ -187,10 +185,7 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
     deepest board each reaches under JB470's rule of at most 10 invalid joins."""
     args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--time-limit", str(horizon)]
     args += ["--no-record", "--json", "--quiet"]
-    edgematch(
-        ["search", "e2", *DEPTH_SEARCH, "--kernel", "generated", "--node-limit", "100000", "--jobs", "1"]
-        + ["--no-record", "--json", "--quiet"]
-    )  # compiles (once) outside the clock
+    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     ours = subprocess.Popen(pin + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     theirs = race_libblackwood(folder, horizon, 1, seed, first_core=1)
@@ -224,7 +219,7 @@ def rate_edgematch(seconds: int) -> list[dict]:
         ("e2", ["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"]),
         ("e2dev/bench-hard", ["solve", "e2dev/bench-hard", "--kernel", "generated", "--jobs", "1"]),
     ):
-        edgematch(args + ["--kernel", "generated", "--node-limit", "100000", "--json", "--quiet"])  # compiles once
+        warm(args)
         args = args + ["--time-limit", str(seconds), "--json", "--quiet"]
         data = edgematch(args, core=0)
         rows.append(
@@ -423,7 +418,7 @@ def main(argv=None) -> int:
         write(rows, header)
 
     for puzzle_name in args.puzzles.split(",") if not args.no_race else ["e2"]:
-        warm(puzzle_name)
+        warm(["search", puzzle_name, *SEARCH, "--save-boards", str(LOGGED), "--jobs", "1", "--no-record"])
     if not args.no_race:
         for horizon in (int(h) for h in args.horizons.split(",")):
             for puzzle_name in args.puzzles.split(","):

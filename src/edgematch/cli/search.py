@@ -59,7 +59,7 @@ def blackwood_recipe_applies(args, puzzle) -> bool:
         not given
         and len(puzzle.hints) == 1
         and puzzle.width == puzzle.height == 16
-        and (is_official_standard(puzzle.tiles))
+        and is_official_standard(puzzle.tiles)
     )
 
 
