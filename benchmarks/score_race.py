@@ -53,10 +53,11 @@ BOARDS = RESULTS / "score_race_boards"
 #: docs/backtracking.md "The default search"
 SEARCH: list[str] = []
 #: the depth race: Blackwood's method as libblackwood's JB470 runs it (his order, break
-#: indexes, colour-pattern bound and sorted lists: at most 10 invalid joins), no endgame, so
-#: that tiles placed mean the same for both engines
+#: indexes, colour-pattern bound, sorted lists and the squares where he allows no invalid
+#: join: at most 10 invalid joins), no endgame, so that tiles placed mean the same for both
 DEPTH_SEARCH = ["--order", "blackwood", "--schedule", "blackwood", "--priority-colours", "20,5,7"]
-DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--endgame", "0", "--polish", "0"]
+DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--exact-squares", "B16,C16,D16,E16"]
+DEPTH_SEARCH += ["--endgame", "0", "--polish", "0"]
 #: complete boards at or above this score are logged (and counted per score)
 LOGGED = 463
 #: the scores whose boards-per-hour rates the table shows

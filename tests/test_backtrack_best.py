@@ -51,6 +51,30 @@ def test_exhaustive_best_equals_the_maximum_over_all_boards(seed, frame_exact):
         assert result.complete and result.stopped_by is None
 
 
+@pytest.mark.parametrize("seed", [0, 13, 15, 32])
+@pytest.mark.parametrize("square", [4, 5, 7])
+def test_exact_squares_forbid_invalid_joins_to_the_neighbours_placed_before(seed, square):
+    """A tile on an exact square matches every neighbour the row scan placed before it;
+    the exhaustive best equals the best over the complete boards that keep that rule
+    (seeds 13, 15 and 32: the rule lowers the best or leaves no complete board)."""
+    puzzle = _scrambled(seed)
+    before = {square - 3, square - 1 if square % 3 else -1}
+
+    def keep(board):
+        return not any({m.join.a, m.join.b} in ({n, square} for n in before) for m in board.mismatches())
+
+    expected = all_boards_max_score(puzzle, True, keep)
+    result = BacktrackSolver(schedule=puzzle.max_score, max_tile_errors=4, exact_squares=[square]).best(puzzle)
+    assert result.statistics["exact_squares"] == [square] and keep(result.best_board)
+    if expected >= 0:
+        assert result.best_score == expected and result.best_board.is_complete
+    else:  # the best partial board: no complete board keeps the rule
+        assert not result.best_board.is_complete and result.complete
+    name = "ABC"[square // 3] + str(square % 3 + 1)  # the community's name of the square
+    by_name = BacktrackSolver(schedule=puzzle.max_score, max_tile_errors=4, exact_squares=name).best(puzzle)
+    assert by_name.best_score == result.best_score
+
+
 def test_schedule_bounds_the_invalid_joins_of_every_reported_board():
     g = generate(6, 6, 2, 5, seed=8)
     limits = schedule_array("breaks:10,20,30", 36)

@@ -130,12 +130,12 @@ def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
     options given win over the recipe."""
     code, text, _ = run_cli(capsys, "search", "e2", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    recipe = ("blackwood", "blackwood", 12, 464, [20, 5, 7], True)
-    got = ("order", "schedule", "endgame_squares", "save_boards", "priority_colours", "priority_first")
+    recipe = ("blackwood", "blackwood", 12, 464, [20, 5, 7], True, [31, 47, 63, 79])  # B16, C16, D16, E16
+    got = ("order", "schedule", "endgame_squares", "save_boards", "priority_colours", "priority_first", "exact_squares")
     assert code == 0 and tuple(stats[k] for k in got) == recipe
     code, text, _ = run_cli(capsys, "search", "e2-clues", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    recipe = ("e2path", "julia:470", 16, 460, [], False)
+    recipe = ("e2path", "julia:470", 16, 460, [], False, [])
     assert code == 0 and tuple(stats[k] for k in got) == recipe
     args = ["--order", "e2path", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
     code, text, _ = run_cli(capsys, "search", "e2", *args)  # one recipe option given: the general recipe

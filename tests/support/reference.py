@@ -170,8 +170,9 @@ def board_key(board, each_rotation=False) -> tuple:
     )
 
 
-def all_boards_max_score(puzzle: Puzzle, frame_exact: bool) -> int:
-    """The best score over every complete border-respecting board (3x3 only: 2,304 boards)."""
+def all_boards_max_score(puzzle: Puzzle, frame_exact: bool, keep=None) -> int:
+    """The best score over every complete border-respecting board (3x3 only: 2,304 boards),
+    of those for which ``keep(board)`` holds when given."""
     assert puzzle.width == puzzle.height == 3 and not puzzle.hints
     kinds = [sum(int(c) == 0 for c in t) for t in puzzle.tiles]
     corners = [i for i, k in enumerate(kinds) if k == 2]
@@ -189,6 +190,8 @@ def all_boards_max_score(puzzle: Puzzle, frame_exact: bool) -> int:
                     board.place(sq, t, _border_rotation(puzzle, t, sq))
                 board.place(4, inner, rot)
                 if frame_exact and _frame_mismatch(board):
+                    continue
+                if keep is not None and not keep(board):
                     continue
                 best = max(best, board.score())
     return best

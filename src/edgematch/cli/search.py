@@ -50,6 +50,11 @@ BLACKWOOD_RECIPE = dict(
 )
 
 
+#: the border squares his order fills after his last break index where his solver (as
+#: libblackwood's JB470 runs it) allows no invalid join: the right column, rows B to E
+BLACKWOOD_EXACT_SQUARES = "B16,C16,D16,E16"
+
+
 def blackwood_recipe_applies(args, puzzle) -> bool:
     """Eternity II with the starter alone, and none of the options the recipe sets given."""
     from ..formats.e2dev import is_official_standard
@@ -65,8 +70,8 @@ def blackwood_recipe_applies(args, puzzle) -> bool:
 
 def fill_in_recipe(args, puzzle) -> None:
     """The options left out, as measured best (docs/backtracking.md, "The default search").
-    On Eternity II with the starter alone: Blackwood's method with the endgame over the
-    last 12 squares, a second of polish and every board within 16 of the maximum kept.  On
+    On Eternity II with the starter alone: Blackwood's method (his exact squares too) with
+    the endgame over the last 12 squares, a second of polish and every board within 16 of the maximum kept.  On
     other boards of ``RECIPE_SQUARES`` or more: the Julia package's path and its schedule
     for 10 invalid joins, the endgame over the last 16 squares, a second of polish and
     every board within 20 of the maximum kept.  On smaller boards, where exact search is
@@ -76,6 +81,8 @@ def fill_in_recipe(args, puzzle) -> None:
     if blackwood:
         for key, value in BLACKWOOD_RECIPE.items():
             setattr(args, key, value)
+        if args.exact_squares is None:
+            args.exact_squares = BLACKWOOD_EXACT_SQUARES
     if args.order is None:
         args.order = "e2path" if big else "rowscan"
     if args.schedule is None and big:
@@ -155,6 +162,12 @@ def register(sub) -> None:
         help="let joins between two border squares be invalid too (default: the frame always matches)",
     )
     p.add_argument(
+        "--exact-squares",
+        metavar="SQ,SQ,...",
+        help="squares where no invalid join may be placed before the endgame's squares, e.g. B16,C16,D16,E16 "
+        "(default: those four on e2, where Blackwood's solver allows none; else none)",
+    )
+    p.add_argument(
         "--max-tile-errors",
         type=int,
         default=1,
@@ -228,10 +241,18 @@ def run(args) -> int:
         args, "search", lambda solver, puzzle, start: solver.best(puzzle, start=start, callback=improved)
     )
     fill_in_recipe(args, puzzle)
+    if args.exact_squares is not None:
+        from ..model.squares import parse_squares
+
+        try:
+            parse_squares(args.exact_squares, puzzle.width, puzzle.height)
+        except InputError as err:
+            raise InputError(f"--exact-squares: {err.message}") from None
     extra = dict(
         schedule=args.schedule,
         target=args.target,
         frame_exact=not args.allow_frame_errors,
+        exact_squares=args.exact_squares,
         seed=args.seed,
         max_tile_errors=args.max_tile_errors,
     )

@@ -60,3 +60,20 @@ def parse_square(name: str, width: int, height: int) -> int:
     if not (0 <= row < height and 0 <= col < width):
         raise InputError(f"square {text.upper()} is off the {width}x{height} board")
     return row * width + col
+
+
+def parse_squares(items, width: int, height: int) -> list[int]:
+    """Square indices from names or indices: a text (``"B16,C16"``, commas or spaces) or a
+    sequence of names and ints.  Raises :class:`InputError` for a square off the board."""
+    if isinstance(items, str):
+        items = [token for token in re.split(r"[\s,;]+", items.strip()) if token]
+    squares = []
+    for item in items:
+        if isinstance(item, str):
+            squares.append(parse_square(item, width, height))
+        else:
+            index = int(item)
+            if not 0 <= index < width * height:
+                raise InputError(f"square {index} is off the {width}x{height} board")
+            squares.append(index)
+    return sorted(set(squares))

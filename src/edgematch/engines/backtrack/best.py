@@ -78,6 +78,7 @@ def best_search(
         "complete_boards": 0,
         "kernel_calls": 0,
         "frame_exact": solver.frame_exact,
+        "exact_squares": solver.exact_square_indices(puzzle),
         "priority_first": bool(solver.priority_first and priority),
     }
     note_rotation_set(solver, total)
@@ -199,6 +200,7 @@ def _run(
         squares,
         max_errors=max_errors,
         frame_exact=solver.frame_exact,
+        exact_squares=solver.exact_square_indices(puzzle),
         seed=seed,
         each_rotation=solver.each_rotation,
         rotation_set=solver.rotation_set(puzzle),

@@ -49,6 +49,7 @@ and every placement appears in exactly one phase.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -228,6 +229,7 @@ def build_plan(
     *,
     max_errors: int = 0,
     frame_exact: bool = True,
+    exact_squares: Collection[int] = (),
     seed: int | None = None,
     each_rotation: bool = False,
     rotation_set: RotationSet | None = None,
@@ -238,8 +240,9 @@ def build_plan(
     """Precompute the kernel arrays for searching ``puzzle`` in ``order`` (hints excluded).
 
     ``max_errors`` > 0 adds the mismatch phases for best mode (subsets of up to that many
-    known sides: the most invalid joins one placement may create).  ``frame_exact`` keeps joins between two border squares out of those
-    phases.  ``seed`` shuffles the candidates within each key (None keeps tile order).
+    known sides: the most invalid joins one placement may create).  ``frame_exact`` keeps
+    joins between two border squares out of those phases, ``exact_squares`` every join of
+    those squares.  ``seed`` shuffles the candidates within each key (None keeps tile order).
     ``each_rotation`` lists every rotation of a symmetric tile, not one per distinct look.
     ``rotation_set`` (a :class:`~edgematch.model.rotation_sets.RotationSet` of ``puzzle``,
     or its plain data) files only placement ``t * 4 + rotations[t]`` of every tile that is
@@ -324,7 +327,10 @@ def build_plan(
                 known.append(s)
         known_joins[d] = len(known)
         ending = endgame_from is not None and d >= endgame_from
-        strict = [s for s in known if frame_exact and not ending and on_border[sq] and on_border[neighbour[s]]]
+        exact = sq in exact_squares
+        strict = [
+            s for s in known if not ending and (exact or (frame_exact and on_border[sq] and on_border[neighbour[s]]))
+        ]
         loose = [s for s in known if s not in strict]
         subsets: list[tuple[int, ...]] = [()]
         most = 4 if ending else max_errors

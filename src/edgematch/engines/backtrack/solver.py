@@ -26,6 +26,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ...model.orders import resolve_order, search_order
 from ...model.rotation_sets import RotationSet
+from ...model.squares import parse_squares
 from ...model.symmetry import board_turns
 from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, Subtree
@@ -90,6 +91,10 @@ class BacktrackSolver(Engine):
         the board (see :mod:`.schedule`); default none.
     frame_exact:
         Best mode: joins between two border squares must always match.
+    exact_squares:
+        Best mode: squares (indices or names such as ``"B16"``) where no invalid join may
+        be placed, before the endgame's squares: Blackwood's solver allows none on the
+        border squares its order fills after his last break index.
     max_tile_errors:
         Best mode: how many invalid joins one placement may create (1 by default, as in
         the Julia package; up to 4).  Each extra allowed side adds look-ups whose
@@ -162,6 +167,7 @@ class BacktrackSolver(Engine):
         node_limit: int | None = None,
         schedule=None,
         frame_exact: bool = True,
+        exact_squares: Iterable[int | str] | str | None = None,
         max_tile_errors: int = 1,
         target: int | None = None,
         seed: int | None = None,
@@ -190,6 +196,9 @@ class BacktrackSolver(Engine):
         self.limits = Limits.of(limits, time_limit=time_limit, node_limit=node_limit)
         self.schedule = schedule
         self.frame_exact = frame_exact
+        self.exact_squares = (
+            None if exact_squares is None else exact_squares if isinstance(exact_squares, str) else list(exact_squares)
+        )
         if not 1 <= int(max_tile_errors) <= 4:
             raise InputError(f"max_tile_errors must be 1..4, not {max_tile_errors}")
         self.max_tile_errors = int(max_tile_errors)
@@ -255,6 +264,12 @@ class BacktrackSolver(Engine):
         """The squares the search fills, in order (hint squares left out)."""
         full = resolve_order(self.order, puzzle.width, puzzle.height, self.corner)
         return search_order(full, puzzle.width, puzzle.height, [h.square for h in puzzle.hints])
+
+    def exact_square_indices(self, puzzle: Puzzle) -> list[int]:
+        """``exact_squares`` as indices of ``puzzle``'s board (sorted, no repeats)."""
+        if self.exact_squares is None:
+            return []
+        return parse_squares(self.exact_squares, puzzle.width, puzzle.height)
 
     def plan(self, puzzle: Puzzle, **options) -> SearchPlan:
         """The precomputed kernel arrays for ``puzzle`` (exposed for inspection and tools).
