@@ -32,6 +32,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -173,8 +174,10 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         "command": f"SCENARIO=jb470perf PUZZLE=E2ncud SEED={seed}.. BW_SECONDS={horizon} python3 bw_run.py "
         f"(x{jobs}, one per core)",
         "best_score": max(scores) if scores else None,
-        # libblackwood counts depth from 0 with the starter placed: depth d = d + 1 tiles
-        "deepest_tiles": max(depths) + 1 if max(depths) > 0 else None,
+        # libblackwood's best_depth_seen is set on entering depth d, when depths 0 .. d - 1
+        # hold a tile (the starter is its depth 119): d tiles on the board
+        "deepest_tiles": max(depths) if max(depths) > 0 else None,
+        "best_depth_tracked": max(depths),
         "nodes_per_second_per_core": round(nodes / seconds / jobs) if seconds else None,
         "seconds": round(seconds, 1),
         "load_average": load_average(),
@@ -271,8 +274,11 @@ def rate_libblackwood(folder: Path, seconds: int, seed: int) -> dict:
 
 
 def key(row: dict) -> tuple:
-    """What a row measured: a race (engine, puzzle, horizon, cores) or a rate (no horizon)."""
-    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), row.get("race", "score"))
+    """What a row measured: a race (engine, puzzle, horizon, cores; a depth race per seed too)
+    or a rate (no horizon)."""
+    race = row.get("race", "score")
+    seed = row.get("seed") if race == "depth" else None
+    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, seed)
 
 
 #: the longer horizons given as extrapolations of a race's boards per score
@@ -302,6 +308,31 @@ def engine_label(row: dict) -> str:
     return f"{row['engine']} ({row['kernel']} kernel)" if row.get("kernel") else row["engine"]
 
 
+def depth_summary(depths: list[dict]) -> list[str]:
+    """Per horizon, over the seeds both engines ran: how often edgematch was deeper, as
+    deep or shallower, and each engine's deepest and median depth."""
+    lines = [
+        "| horizon | seeds | edgematch deeper | as deep | shallower | edgematch deepest, median | "
+        "libblackwood deepest, median |",
+        "|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for horizon in sorted({r["horizon"] for r in depths}):
+        by_seed: dict[int, dict[str, int]] = {}
+        for r in depths:
+            if r["horizon"] == horizon and r["deepest_tiles"]:
+                by_seed.setdefault(r["seed"], {})[r["engine"]] = r["deepest_tiles"]
+        pairs = [(d["edgematch"], d["libblackwood"]) for d in by_seed.values() if len(d) == 2]
+        if not pairs:
+            continue
+        ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
+        lines.append(
+            f"| {horizon} s | {len(pairs)} | {sum(a > b for a, b in pairs)} | {sum(a == b for a, b in pairs)} | "
+            f"{sum(a < b for a, b in pairs)} | {max(ours)}, {statistics.median(ours):g} | "
+            f"{max(theirs)}, {statistics.median(theirs):g} |"
+        )
+    return lines
+
+
 def write(rows: list[dict], header: dict) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "score_race.json").write_text(json.dumps({**header, "rows": rows}, indent=1) + "\n")
@@ -309,7 +340,7 @@ def write(rows: list[dict], header: dict) -> None:
         (r for r in rows if "horizon" in r and r.get("race", "score") == "score"),
         key=lambda r: (r["puzzle"], r["horizon"], r["engine"]),
     )
-    depths = sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["engine"]))
+    depths = sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["seed"], r["engine"]))
     rates = [r for r in rows if "horizon" not in r]
     lines = [
         "# Score race on Eternity II",
@@ -319,7 +350,8 @@ def write(rows: list[dict], header: dict) -> None:
         f"--time-limit H --save-boards {LOGGED}` (each row's command is in score_race.json; the default "
         "recipe of that day's code). Boards are re-scored from their files "
         "(score_race_boards/). libblackwood keeps boards from depth 252 on only, and tracks depths "
-        "above 245 only. Rows measured on different days and commits are marked by their own code field "
+        "above 245 only; its depth d is d tiles on the board (rows before 2026-11-25's depth race counted one more, "
+        "corrected in score_race.json). Rows measured on different days and commits are marked by their own code field "
         "in score_race.json.",
         "",
         "## Best score within the horizon",
@@ -377,6 +409,7 @@ def write(rows: list[dict], header: dict) -> None:
             f"| {r['horizon']} s | {engine_label(r)} | {r['deepest_tiles'] or '-'} | {r['best_score'] or '-'} | "
             f"{r['nodes_per_second_per_core'] or 0:,} | {r['seed']} | {r['load_average']} | `{r['command']}` |"
         )
+    lines += ["", *depth_summary(depths)]
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
     lines.append("|---|---|---:|---:|---|")
     for r in rates:
@@ -399,6 +432,7 @@ def main(argv=None) -> int:
     parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
     parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
+    parser.add_argument("--depth-seeds", type=int, default=1, help="seeds per depth-race horizon (--seed on)")
     parser.add_argument(
         "--depth-horizons",
         default="",
@@ -428,8 +462,9 @@ def main(argv=None) -> int:
                     add(race_libblackwood(args.libblackwood, horizon, args.jobs, args.seed))
     if args.depth_horizons and args.libblackwood:
         for horizon in (int(h) for h in args.depth_horizons.split(",")):
-            for row in depth_race(args.libblackwood, horizon, args.seed):
-                add(row)
+            for seed in range(args.seed, args.seed + args.depth_seeds):
+                for row in depth_race(args.libblackwood, horizon, seed):
+                    add(row)
     if not args.no_rates:
         for row in rate_edgematch(args.rate_seconds):
             add(row)
