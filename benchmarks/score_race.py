@@ -119,7 +119,7 @@ def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict
         "nodes_per_second_per_core": round(data["nodes"] / seconds / jobs) if seconds else None,
         "kernel": stats.get("kernel", "lists"),
         # the restart that found the best board: its seed and board turn search it again alone
-        "best_restart": {k: stats[k] for k in ("best_restart", "best_seed", "best_turn") if k in stats},
+        "found_by": {k: stats[k] for k in ("best_restart", "best_seed", "best_turn") if k in stats},
         "boards_by_score": {str(s): by_score[s] for s in sorted(by_score)},
         "per_hour": {str(s): round(by_score.get(s, 0) * 3600 / seconds, 1) for s in RATED},
         "seconds": round(seconds, 1),
