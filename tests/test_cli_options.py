@@ -41,6 +41,14 @@ def test_solve_documents_and_returns_exit_status_1_when_a_limit_stops_it_first(c
     assert "exit status: 0 when at least one solution was written; 1 when none was" in out
 
 
+def test_node_limit_takes_float_notation_and_refuses_what_is_not_a_count(capsys):
+    code, out, _ = run_cli(capsys, "solve", "owen1-5x5", "--node-limit", "1e1", "--json")
+    assert code == 1 and json.loads(out)["nodes"] == 10
+    for value in ("-5", "2.5", "nan", "inf", "many"):
+        code, _, err = run_cli(capsys, "count", "owen1-4x4", "--node-limit", value)
+        assert code == 2 and "--node-limit" in err and f"'{value}'" in err and len(err.strip().splitlines()) == 1, value
+
+
 def test_search_offers_only_the_backtracker_and_none_of_the_colorpair_switches(capsys):
     code, out, _ = run_cli(capsys, "search", "--help")
     assert code == 0 and "{backtrack}" in out

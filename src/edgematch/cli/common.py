@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -101,6 +102,23 @@ def write_output(text: str, path: str | None) -> None:
         Path(path).write_text(text)
     except OSError as exc:
         raise InputError(f"cannot write file ({exc.strerror})", path) from None
+
+
+def node_count(text: str) -> int:
+    """A count of nodes, written as an integer or in float notation (``2e9``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not (math.isfinite(number) and number == int(number)):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        value = int(number)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    return value
 
 
 def positive_int(text: str) -> int:

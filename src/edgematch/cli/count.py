@@ -23,7 +23,7 @@ from .common import (
     add_order_arguments,
     add_puzzle_argument,
     board_from,
-    positive_int,
+    node_count,
     print_json,
     puzzle_from,
 )
@@ -125,7 +125,7 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         "(written by 'edgematch rotations --out'); backtracking engine only",
     )
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds")
-    p.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
+    p.add_argument("--node-limit", type=node_count, metavar="N", help="stop after N nodes (e.g. 2e9)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     add_parallel_options(p)
