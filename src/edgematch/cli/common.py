@@ -104,8 +104,8 @@ def write_output(text: str, path: str | None) -> None:
         raise InputError(f"cannot write file ({exc.strerror})", path) from None
 
 
-def node_count(text: str) -> int:
-    """A count of nodes, written as an integer or in float notation (``2e9``)."""
+def _whole_count(text: str, least: int) -> int:
+    """A whole number of at least ``least``, written as an integer or in float notation (``2e9``)."""
     try:
         value = int(text)
     except ValueError:
@@ -116,9 +116,19 @@ def node_count(text: str) -> int:
         if not (math.isfinite(number) and number == int(number)):
             raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
         value = int(number)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"'{text}' must be at least {least}")
     return value
+
+
+def node_count(text: str) -> int:
+    """A node limit: 0 or more, ``2e9`` allowed."""
+    return _whole_count(text, 0)
+
+
+def node_budget(text: str) -> int:
+    """A number of nodes to spend before something happens (a restart): 1 or more."""
+    return _whole_count(text, 1)
 
 
 def positive_int(text: str) -> int:

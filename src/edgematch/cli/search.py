@@ -8,13 +8,12 @@ score; ``--no-fill`` writes it as reached, with empty squares).
 
 from __future__ import annotations
 
-import math
 import sys
 
 from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
-from .common import HelpFormatter, add_puzzle_argument, positive_int, print_json, write_output
+from .common import HelpFormatter, add_puzzle_argument, node_budget, positive_int, print_json, write_output
 from .count import add_search_options, exit_status, resume_hint, rotation_options, run_search, searched, summary_line
 
 EXAMPLES = """examples:
@@ -95,16 +94,6 @@ def fill_in_recipe(args, puzzle) -> None:
         args.polish = 1.0 if big and args.endgame else 0.0
 
 
-def _count(text: str, option: str) -> int:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{option}: '{text}' is not a number") from None
-    if not (math.isfinite(value) and value >= 1 and value == int(value)):
-        raise InputError(f"{option}: '{text}' must be a whole number, at least 1")
-    return int(value)
-
-
 def score_histogram(counts: dict) -> str:
     """``460: 12, 461: 3`` from ``{"460": 12, "461": 3}``, highest scores last."""
     return ", ".join(f"{score}: {counts[score]:,}" for score in sorted(counts, key=int))
@@ -175,7 +164,9 @@ def register(sub) -> None:
         help="invalid joins one placed tile may create (default 1)",
     )
     p.add_argument("--seed", type=positive_int, help="shuffle the candidates with this seed")
-    p.add_argument("--restart-nodes", metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)")
+    p.add_argument(
+        "--restart-nodes", type=node_budget, metavar="N", help="restart with the next seed after N nodes (e.g. 2e9)"
+    )
     p.add_argument(
         "--board-turns",
         metavar="T",
@@ -264,7 +255,7 @@ def run(args) -> int:
         extra["endgame"] = args.endgame
         extra["polish"] = args.polish
     if args.restart_nodes is not None:
-        extra["restart_nodes"] = _count(args.restart_nodes, "--restart-nodes")
+        extra["restart_nodes"] = args.restart_nodes
     if args.board_turns is not None:
         extra["board_turns"] = _turns(args.board_turns)
     if args.priority_colours:
