@@ -28,6 +28,7 @@ SUBCOMMANDS = [
     "rotations",
     "optimize",
     "runs",
+    "cache",
 ]
 
 EPILOG = """examples:

@@ -28,11 +28,12 @@ import importlib.util
 import os
 import sys
 import threading
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from . import generated_cache
+from .generated_cache import cache_dir
 from .kernel import BUDGET, SOLUTIONS, key_range
 from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
 
@@ -53,16 +54,6 @@ O_CUR, O_END, O_NPD, O_BOARD, O_USED, O_STARTS, O_CAND, O_NODES = range(len(OFFS
 
 _lock = threading.Lock()
 _loaded: dict[str, object] = {}
-
-
-def cache_dir() -> Path:
-    """Where generated kernels are written: ``EDGEMATCH_CACHE_DIR`` or the user's cache."""
-    custom = os.environ.get("EDGEMATCH_CACHE_DIR")
-    if custom:
-        return Path(custom) / "generated"
-    from numba.misc.appdirs import AppDirs
-
-    return Path(AppDirs(appname="edgematch", appauthor=False).user_cache_dir) / "generated"
 
 
 def supports(tables, rows: np.ndarray) -> bool:
@@ -414,19 +405,18 @@ def is_compiled(text: str, prefix: str) -> bool:
     if name in _loaded:
         return True
     pattern = f"{name}.chain-*.nbi"
-    if any((cache_dir() / "__pycache__").glob(pattern)):
-        return True
-    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
-    return numba_dir is not None and any(Path(numba_dir).rglob(pattern))
+    return any(any(directory.glob(pattern)) for directory in generated_cache.code_dirs() if directory.is_dir())
 
 
 def import_source(text: str, prefix: str):
     """The module of generated ``text``, written under a name that digests it into the cache
-    folder and imported once per process (Numba caches its machine code beside it)."""
+    folder and imported once per process (Numba caches its machine code beside it); the first
+    import in a process marks it used and bounds the cache (:mod:`.generated_cache`)."""
     name = module_name(text, prefix)
     with _lock:
         module = _loaded.get(name)
         if module is None:
+            generated_cache.prune(generated_cache.limit_bytes(), keep=frozenset([name, *_loaded]))
             folder = cache_dir()
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"{name}.py"
@@ -434,6 +424,7 @@ def import_source(text: str, prefix: str):
                 temporary = path.with_suffix(f".{os.getpid()}.tmp")
                 temporary.write_text(text)
                 os.replace(temporary, path)
+            generated_cache.mark_used(name)
             spec = importlib.util.spec_from_file_location(name, path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
