@@ -108,12 +108,13 @@ def run(args) -> int:
     return 0
 
 
-def split_summary(store, record) -> dict:
-    """done / total subtrees, nodes, solutions (from the subtree rows) and the estimated
-    time left (from the run's last report) of a count, solve or search run."""
+def split_summary(store, record, totals=None) -> dict:
+    """done / total subtrees, nodes, solutions (from the subtree rows, or their ``totals``
+    when read already) and the estimated time left (from the run's last report) of a
+    count, solve or search run."""
     from ..runs.subtrees import ledger_summary
 
-    data = ledger_summary(store, record.id)
+    data = ledger_summary(store, record.id, totals)
     data["eta_seconds"] = None if record.state_label == "finished" else record.info.get("eta_seconds")
     return data
 
@@ -166,7 +167,7 @@ def _row(store, record) -> dict:
 SHOWN_BOARDS = 10
 
 
-def search_summary(store, record) -> dict:
+def search_summary(store, record, totals=None) -> dict:
     """A search run's best board (re-scored, with its viewer URL and the restart that
     found it), its complete boards per score and the boards it kept, best first."""
     from ..engines.result import BEST_STATISTICS
@@ -175,7 +176,8 @@ def search_summary(store, record) -> dict:
     from ..runs.subtrees import SubtreeLedger
     from .search import saved_board
 
-    totals = SubtreeLedger(store, record.id).totals()
+    if totals is None:
+        totals = SubtreeLedger(store, record.id).totals()
     puzzle = read_puzzle(store.puzzle_text(record.id), record.puzzle_name)
     best = None if totals.best_board is None else saved_board(board_of(puzzle, totals.best_board))
     if best is not None:
@@ -185,9 +187,13 @@ def search_summary(store, record) -> dict:
 
 
 def _show_split_run(store, record, as_json: bool) -> int:
-    data = _row(store, record)
+    from ..runs.subtrees import SubtreeLedger
+
+    totals = SubtreeLedger(store, record.id).totals()  # read once: a long search run has many rows
+    data = record.to_dict()
+    data.update(split_summary(store, record, totals))
     if record.method == "search":
-        data.update(search_summary(store, record))
+        data.update(search_summary(store, record, totals))
     if as_json:
         print_json(data)
         return 0

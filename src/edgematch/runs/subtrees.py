@@ -240,11 +240,10 @@ class SubtreeLedger:
         return [dict(zip(names, r)) for r in rows]
 
 
-def ledger_summary(store: RunStore, run_id: int) -> dict:
+def ledger_summary(store: RunStore, run_id: int, totals: Totals | None = None) -> dict:
     """done / total subtrees, nodes and solutions so far, and a search's best score and
-    complete boards per score, for ``edgematch runs``."""
-    ledger = SubtreeLedger(store, run_id)
-    t = ledger.totals()
+    complete boards per score, for ``edgematch runs`` (from ``totals`` when read already)."""
+    t = totals if totals is not None else SubtreeLedger(store, run_id).totals()
     return {
         "subtrees_done": t.done,
         "subtrees_total": t.total,
