@@ -21,7 +21,7 @@ Prints each row as it is measured and writes ``results/score_race.md`` and ``.js
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
-        [--depth-horizons 60,600]
+        [--depth-horizons 60,600] [--peers-only]
 """
 
 from __future__ import annotations
@@ -432,6 +432,11 @@ def main(argv=None) -> int:
     parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
     parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
+    parser.add_argument(
+        "--peers-only",
+        action="store_true",
+        help="measure only the peers (edgematch's rows come from an earlier run: use with --merge)",
+    )
     parser.add_argument("--depth-seeds", type=int, default=1, help="seeds per depth-race horizon (--seed on)")
     parser.add_argument(
         "--depth-horizons",
@@ -452,12 +457,14 @@ def main(argv=None) -> int:
         rows[:] = [r for r in rows if key(r) != key(row)] + [row]
         write(rows, header)
 
-    for puzzle_name in args.puzzles.split(",") if not args.no_race else ["e2"]:
+    warmed = [] if args.peers_only else ["e2"] if args.no_race else args.puzzles.split(",")
+    for puzzle_name in warmed:
         warm(["search", puzzle_name, *SEARCH, "--save-boards", str(LOGGED), "--jobs", "1", "--no-record"])
     if not args.no_race:
         for horizon in (int(h) for h in args.horizons.split(",")):
             for puzzle_name in args.puzzles.split(","):
-                add(race_edgematch(puzzle_name, horizon, args.jobs, args.seed))
+                if not args.peers_only:
+                    add(race_edgematch(puzzle_name, horizon, args.jobs, args.seed))
                 if args.libblackwood and puzzle_name == "e2":
                     add(race_libblackwood(args.libblackwood, horizon, args.jobs, args.seed))
     if args.depth_horizons and args.libblackwood:
@@ -466,7 +473,7 @@ def main(argv=None) -> int:
                 for row in depth_race(args.libblackwood, horizon, seed):
                     add(row)
     if not args.no_rates:
-        for row in rate_edgematch(args.rate_seconds):
+        for row in [] if args.peers_only else rate_edgematch(args.rate_seconds):
             add(row)
         if args.libblackwood:
             add(rate_libblackwood(args.libblackwood, args.rate_seconds, args.seed))
