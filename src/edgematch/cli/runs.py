@@ -156,10 +156,10 @@ def _show_search(data: dict) -> None:
             print(f"{board['score']:>15}: {board['url'] or '(no viewer URL)'}")
 
 
-def _row(store, record) -> dict:
+def _row(store, record, totals=None) -> dict:
     data = record.to_dict()
     if record.method in SPLIT_METHODS:
-        data.update(split_summary(store, record))
+        data.update(split_summary(store, record, totals))
     return data
 
 
@@ -190,8 +190,7 @@ def _show_split_run(store, record, as_json: bool) -> int:
     from ..runs.subtrees import SubtreeLedger
 
     totals = SubtreeLedger(store, record.id).totals()  # read once: a long search run has many rows
-    data = record.to_dict()
-    data.update(split_summary(store, record, totals))
+    data = _row(store, record, totals)
     if record.method == "search":
         data.update(search_summary(store, record, totals))
     if as_json:

@@ -109,8 +109,7 @@ def mark_used(name: str) -> None:
     """Record that module ``name`` was loaded now (nothing when the folder is read-only)."""
     marker = cache_dir() / f"{name}{USED}"
     try:
-        marker.touch()
-        os.utime(marker)
+        marker.touch()  # an existing marker gets the time of now
     except OSError:
         pass
 
