@@ -93,6 +93,21 @@ def print_json(data) -> None:
     sys.stdout.write("\n")
 
 
+def print_json_streaming(data: dict, key: str) -> None:
+    """``print_json(data)`` where ``data[key]`` is an iterable written item by item as it
+    is read (a long run's saved boards, never all in memory at once); it comes last."""
+    items = data[key]
+    rest = {k: v for k, v in data.items() if k != key}
+    head = json.dumps(rest, indent=2)[:-2] + ",\n" if rest else "{\n"  # without its closing brace
+    sys.stdout.write(head + f"  {json.dumps(key)}: [")
+    first = True
+    for item in items:
+        text = json.dumps(item, indent=2).replace("\n", "\n    ")
+        sys.stdout.write(("\n    " if first else ",\n    ") + text)
+        first = False
+    sys.stdout.write("]\n}\n" if first else "\n  ]\n}\n")
+
+
 def write_output(text: str, path: str | None) -> None:
     """Write to a file, or to standard output for None or '-'."""
     if path in (None, "-"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..runs.subtrees import SPLIT_METHODS
-from .common import HelpFormatter, print_json
+from .common import HelpFormatter, print_json, print_json_streaming
 
 EXAMPLES = """examples:
   edgematch runs                        the latest runs (newest first)
@@ -24,6 +24,13 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the runs as JSON")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the N newest runs")
     p.add_argument("--run", type=int, metavar="RUN", help="details of one run")
+    p.add_argument(
+        "--boards",
+        type=_board_count,
+        metavar="N",
+        help=f"with --run: list the N best saved boards of a search run, or 'all' (default: {SHOWN_BOARDS}, "
+        "with --json all)",
+    )
     p.set_defaults(func=run)
 
 
@@ -34,6 +41,8 @@ def run(args) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")
+    if args.boards is not None and args.run is None:
+        raise InputError("--boards lists a run's saved boards: it needs --run RUN")
     path = args.db if args.db is not None else default_db_path()
     if args.db is not None and not Path(path).exists():
         raise InputError("no such run database", str(path))
@@ -41,7 +50,8 @@ def run(args) -> int:
         if args.run is not None:
             record = store.run(args.run)
             if record.method in SPLIT_METHODS:
-                return _show_split_run(store, record, args.json)
+                wanted = (None if args.json else SHOWN_BOARDS) if args.boards is None else args.boards
+                return _show_split_run(store, record, args.json, None if wanted == "all" else wanted)
             data = record.to_dict()
             best = store.best(args.run)
             checkpoint = store.latest_checkpoint(args.run)
@@ -149,10 +159,11 @@ def _show_search(data: dict) -> None:
             print(f"{'':>15}  {best['url']}")
     counts = data["boards_by_score"]
     print(f"{'boards':>15}: {score_histogram(counts) or 'no complete board yet'} (complete boards per score)")
-    kept = data["saved_boards"]
-    if kept:
-        print(f"{'kept':>15}: {len(kept)} boards; the best {min(len(kept), SHOWN_BOARDS)}:")
-        for board in kept[:SHOWN_BOARDS]:
+    saved = data["saved_board_count"]
+    if saved:
+        listed = data["saved_boards"]
+        print(f"{'saved':>15}: {saved:,} boards; the best {len(listed):,}:")
+        for board in listed:
             print(f"{board['score']:>15}: {board['url'] or '(no viewer URL)'}")
 
 
@@ -163,39 +174,66 @@ def _row(store, record, totals=None) -> dict:
     return data
 
 
-#: kept boards shown by ``edgematch runs --run N`` (the best ones; --json lists them all)
+#: saved boards listed by ``edgematch runs --run N`` (the best ones; --json lists them all)
 SHOWN_BOARDS = 10
 
 
-def search_summary(store, record, totals=None) -> dict:
+def _board_count(text: str) -> int | str:
+    """``--boards``: a number of boards, or ``all``."""
+    import argparse
+
+    if text.lower() == "all":
+        return "all"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is neither a number of boards nor 'all'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    return value
+
+
+def search_summary(store, record, totals=None, boards: int | None = None) -> dict:
     """A search run's best board (re-scored, with its viewer URL and the restart that
-    found it), its complete boards per score and the boards it kept, best first."""
+    found it), its complete boards per score, how many boards it saved and the best
+    ``boards`` of them (None: all), read one at a time as the caller iterates."""
     from ..engines.result import BEST_STATISTICS
     from ..formats.native import read_puzzle
     from ..parallel.job import board_of
     from ..runs.subtrees import SubtreeLedger
     from .search import saved_board
 
+    ledger = SubtreeLedger(store, record.id)
     if totals is None:
-        totals = SubtreeLedger(store, record.id).totals()
+        totals = ledger.totals()
     puzzle = read_puzzle(store.puzzle_text(record.id), record.puzzle_name)
     best = None if totals.best_board is None else saved_board(board_of(puzzle, totals.best_board))
     if best is not None:
         best.update({k: totals.statistics[k] for k in BEST_STATISTICS if k in totals.statistics})
-    kept = sorted((saved_board(board_of(puzzle, codes)) for codes in totals.boards), key=lambda b: -b["score"])
-    return {"best": best, "boards_by_score": totals.statistics.get("boards_by_score") or {}, "saved_boards": kept}
+    listed = (saved_board(board_of(puzzle, codes)) for _, _, codes in ledger.saved_boards(boards))
+    return {
+        "best": best,
+        "boards_by_score": totals.statistics.get("boards_by_score") or {},
+        "saved_board_count": ledger.saved_board_count(),
+        "saved_boards": listed,
+    }
 
 
-def _show_split_run(store, record, as_json: bool) -> int:
+def _show_split_run(store, record, as_json: bool, boards: int | None = SHOWN_BOARDS) -> int:
     from ..runs.subtrees import SubtreeLedger
 
     totals = SubtreeLedger(store, record.id).totals()  # read once: a long search run has many rows
     data = _row(store, record, totals)
     if record.method == "search":
-        data.update(search_summary(store, record, totals))
+        data.update(search_summary(store, record, totals, boards))
     if as_json:
-        print_json(data)
+        if "saved_boards" in data:
+            print_json_streaming(data, "saved_boards")
+        else:
+            print_json(data)
         return 0
+    if record.method == "search":
+        data["saved_boards"] = list(data["saved_boards"])
     for key in ("id", "method", "puzzle_name", "status", "created", "updated", "seconds", "stopped_by"):
         print(f"{key:>15}: {data[key]}")
     print(f"{'engine':>15}: {record.params.get('solver')} {record.params.get('engine')}")

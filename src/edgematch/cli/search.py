@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from ..engines.kept_boards import KEEP_BOARDS
 from ..errors import InputError
 from ..formats import format_board
 from ..formats.registry import BOARD_FORMATS, format_for_extension
@@ -111,6 +112,23 @@ def score_histogram(counts: dict) -> str:
     return ", ".join(f"{score}: {counts[score]:,}" for score in sorted(counts, key=int))
 
 
+def kept_boards_line(result, threshold) -> str | None:
+    """How many boards the search saved, how many it holds, and where the rest are."""
+    if not result.boards:
+        return None
+    kept = len(result.boards)
+    saved = int(result.statistics.get("boards_saved", kept))
+    if saved <= kept:
+        return f"{kept:,} complete boards kept (--save-boards {threshold}); best:"
+    run_id = result.statistics.get("run_id")
+    rest = (
+        f"every one is in run {run_id} (edgematch runs --run {run_id} --json)"
+        if run_id is not None
+        else "the others were counted, not kept (the run was not recorded)"
+    )
+    return f"{saved:,} complete boards saved (--save-boards {threshold}), the best {kept:,} kept (--keep-boards); {rest}; best:"
+
+
 def saved_board(board) -> dict:
     """A kept board as plain data: its score (re-scored here), tiles as users number them,
     and its viewer URL (None where the puzzle's colours have no viewer letters)."""
@@ -210,6 +228,14 @@ def register(sub) -> None:
         "--json lists them; default: MAX-16 on e2, MAX-20 on other boards of 100 squares or more)",
     )
     p.add_argument(
+        "--keep-boards",
+        type=positive_int,
+        default=KEEP_BOARDS,
+        metavar="N",
+        help="of the saved boards, hold the best N in memory and in the result (a recorded run stores every "
+        f"one; default: {KEEP_BOARDS})",
+    )
+    p.add_argument(
         "--endgame",
         type=int,
         metavar="K",
@@ -264,6 +290,7 @@ def run(args) -> int:
     )
     if args.save_boards is not None:
         extra["save_boards"] = args.save_boards
+    extra["keep_boards"] = args.keep_boards
     if args.good_group:
         extra["good_group"] = args.good_group
     if args.endgame or args.polish:
@@ -326,8 +353,9 @@ def run(args) -> int:
             histogram = score_histogram(result.statistics.get("boards_by_score") or {})
             if histogram:
                 print(f"complete boards by score: {histogram}")
-            if result.boards:
-                print(f"{len(result.boards)} complete boards kept (--save-boards {args.save_boards}); best:")
+            kept_line = kept_boards_line(result, args.save_boards)
+            if kept_line:
+                print(kept_line)
                 print(saved_board(max(result.boards, key=lambda b: b.score()))["url"] or "(no viewer URL)")
             print(summary_line(result))
         resume_hint(args, "search", result)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
+from ..engines.kept_boards import KEEP_BOARDS, BestBoards
 from ..engines.result import SearchResult, add_statistics
 from ..model import Board
 from ..runs.subtrees import SubtreeLedger, Totals
@@ -37,7 +38,7 @@ class Tally:
     solutions: int = 0
     nodes: int = 0
     nodes_per_depth: list[int] = field(default_factory=list)
-    boards: list = field(default_factory=list)
+    kept: BestBoards = field(default_factory=BestBoards)  # the best boards (packed), bounded
     best_score: int = -1
     best_board: list | None = None
     worker_seconds: float = 0.0
@@ -54,14 +55,14 @@ class Tally:
             if depth >= len(self.nodes_per_depth):
                 self.nodes_per_depth.extend([0] * (depth + 1 - len(self.nodes_per_depth)))
             self.nodes_per_depth[depth] += int(value)
-        if keep_boards:
-            self.boards.extend(outcome.get("boards") or [])
+        if keep_boards and outcome.get("boards"):
+            self.kept.extend(outcome["board_scores"], outcome["boards"])
         if better:
             self.best_score, self.best_board = int(outcome["best_score"]), outcome["best_board"]
 
     @classmethod
-    def of(cls, totals: Totals) -> Tally:
-        tally = cls(totals.solutions, totals.nodes, list(totals.nodes_per_depth), list(totals.boards))
+    def of(cls, totals: Totals, kept: BestBoards) -> Tally:
+        tally = cls(totals.solutions, totals.nodes, list(totals.nodes_per_depth), kept)
         tally.worker_seconds = totals.seconds
         tally.engine_statistics = dict(totals.statistics)
         if totals.best_score is not None:
@@ -114,8 +115,13 @@ class Coordinator:
         self.emitted = 0
         self.pending: list[tuple[float, int, Task]] = []  # heap: (-estimate, key, task)
         self.running: dict = {}  # future -> task
-        self.tally = Tally()
-        self.partial = Tally()  # work of stopped tasks: shown, never stored
+        # boards held in memory: a search's best keep_boards (every one is in the run
+        # store), a solve run's first k
+        self.keep = k if job.mode == "solve" else None
+        if job.mode == "search":
+            self.keep = job.params.get("keep_boards", KEEP_BOARDS)
+        self.tally = Tally(kept=BestBoards(self.keep))
+        self.partial = Tally(kept=BestBoards(self.keep))  # work of stopped tasks: shown, never stored
         self.next_key = 0
         self.done = 0
         self.total = 0
@@ -164,10 +170,13 @@ class Coordinator:
             self.start_new(None)
             return
         totals = self.ledger.totals()
-        self.tally = Tally.of(totals)
+        kept = BestBoards(self.keep)
+        for score, _, codes in self.ledger.saved_boards(self.keep):
+            kept.add(score, codes)
+        self.tally = Tally.of(totals, kept)
         self.next_key = self.ledger.next_key()
         self.done = totals.done
-        self._emit({"boards": totals.boards})
+        self._emit({"boards": kept.items()})
         tasks = []
         for row in self.ledger.pending():
             s = row.start
@@ -482,11 +491,13 @@ class Coordinator:
             npd[depth] += value
         result.nodes_per_depth = npd
         result.seconds = self.elapsed()
-        boards = self.tally.boards + self.partial.boards
+        kept = BestBoards(self.keep)  # the finished tasks' boards first among equal scores
+        for tally in (self.tally, self.partial):
+            for score, codes in tally.kept.entries():
+                kept.add(score, codes)
         if self.job.mode == "solve" and self.k is not None:
-            boards = boards[: self.k]
             result.solutions = min(result.solutions, self.k) if not complete else result.solutions
-        result.boards = [board_of(puzzle, codes) for codes in boards]
+        result.boards = [board_of(puzzle, codes) for codes in kept.items()]
         holds_best = self.tally.best_score >= self.partial.best_score  # the finished tasks hold the best board
         if self.job.mode == "search":
             best = self.tally if holds_best else self.partial

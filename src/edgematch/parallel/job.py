@@ -24,6 +24,9 @@ from ..model import Board, Puzzle
 from ..model.symmetry import symmetry_variants
 
 MODES = ("count", "solve", "search")
+#: the best boards a search task returns at most (at least its keep_boards): what the run
+#: store can get of one task (a worker's 600 s segment) without filling its memory
+TASK_BOARDS = 50_000
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ def job_parts(job: Job) -> tuple[Engine, Puzzle, list[Puzzle]]:
         variants = symmetry_variants(puzzle) if params.get("symmetry") else [puzzle]
         if "symmetry" in params:
             params["symmetry"] = False
+        if params.get("keep_boards") is not None:  # a task returns its boards for the run store
+            params["keep_boards"] = max(int(params["keep_boards"]), TASK_BOARDS)
         _CACHE.clear()
         _CACHE.update(key=key, engine=make_solver(job.solver, **params), puzzle=puzzle, variants=variants)
     return _CACHE["engine"], _CACHE["puzzle"], _CACHE["variants"]
@@ -183,7 +188,8 @@ def outcome_of(key: int | None, result, level: int, started: float, cut: bool = 
         "nodes_per_depth": npd,
         "seconds": time.perf_counter() - started,
         "worker": worker_name(),
-        "boards": [_codes(b) for b in result.boards],
+        "boards": [b.packed() for b in result.boards],
+        "board_scores": [int(b.score()) for b in result.boards],
         "best_score": None if cut else result.best_score,
         "best_board": None if cut or result.best_board is None else _codes(result.best_board),
         "rotations": result.rotations,
@@ -201,6 +207,10 @@ def _codes(board: Board) -> list[list[int]]:
 
 
 def board_of(puzzle: Puzzle, codes) -> Board:
+    """A board sent or stored as :meth:`.Board.packed` bytes, or as lists of tiles and
+    rotations (a best board; saved boards before they were packed)."""
+    if isinstance(codes, (bytes, bytearray, memoryview)):
+        return Board.from_packed(puzzle, bytes(codes))
     tiles, rotations = codes
     return Board(puzzle, np.array(tiles, np.int64), np.array(rotations, np.int64))
 

@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..engines.result import add_statistics
 from .store import RunStore, now_text
@@ -42,6 +43,13 @@ CREATE TABLE IF NOT EXISTS subtrees (
     PRIMARY KEY (run_id, key)
 );
 CREATE INDEX IF NOT EXISTS subtrees_status ON subtrees(run_id, status);
+CREATE TABLE IF NOT EXISTS saved_boards (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    key INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    board BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS saved_boards_score ON saved_boards(run_id, score DESC);
 """
 
 #: Run methods recorded here (optimize runs have their own tables).
@@ -69,7 +77,6 @@ class Totals:
     seconds: float
     done: int
     total: int
-    boards: list
     best_score: int | None
     best_board: list | None
     statistics: dict
@@ -82,6 +89,7 @@ class SubtreeLedger:
         self.store = store
         self.run_id = run_id
         self.conn = store.conn
+        self._puzzle: Any = None  # read when a board must be scored here
         with store.transaction():
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -89,7 +97,44 @@ class SubtreeLedger:
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(subtrees)")}
             if "statistics" not in columns:  # a store written before the engines' statistics were kept
                 self.conn.execute("ALTER TABLE subtrees ADD COLUMN statistics TEXT NOT NULL DEFAULT '{}'")
+            self._move_boards_of_subtree_rows()
         self._last_info = 0.0
+
+    def _move_boards_of_subtree_rows(self) -> None:
+        """A store written before ``saved_boards`` kept each subtree's boards in its row:
+        move this run's into the table, scored, once."""
+        keys = [
+            k
+            for (k,) in self.conn.execute(
+                "SELECT key FROM subtrees WHERE run_id=? AND boards != '[]'", (self.run_id,)
+            ).fetchall()
+        ]
+        for key in keys:
+            (text,) = self.conn.execute(
+                "SELECT boards FROM subtrees WHERE run_id=? AND key=?", (self.run_id, key)
+            ).fetchone()
+            self._save_boards(key, json.loads(text), None)
+            self.conn.execute("UPDATE subtrees SET boards='[]' WHERE run_id=? AND key=?", (self.run_id, key))
+
+    def _save_boards(self, key: int | None, boards: list, scores: list | None) -> None:
+        if not boards:
+            return
+        if scores is None or not all(isinstance(b, bytes) for b in boards):  # a row from before
+            board_list = [self._board(b) for b in boards]  # boards were packed and scored
+            scores, boards = [b.score() for b in board_list], [b.packed() for b in board_list]
+        self.conn.executemany(
+            "INSERT INTO saved_boards (run_id, key, score, board) VALUES (?,?,?,?)",
+            [(self.run_id, -1 if key is None else key, int(s), b) for s, b in zip(scores, boards)],
+        )
+
+    def _board(self, codes):
+        from ..parallel.job import board_of
+
+        if self._puzzle is None:
+            from ..formats.native import read_puzzle
+
+            self._puzzle = read_puzzle(self.store.puzzle_text(self.run_id), "<run>")
+        return board_of(self._puzzle, codes)
 
     @classmethod
     def create(
@@ -152,7 +197,7 @@ class SubtreeLedger:
                 json.dumps(outcome["nodes_per_depth"]),
                 float(outcome["seconds"]),
                 outcome.get("worker"),
-                json.dumps(outcome.get("boards") or []),
+                "[]",  # the boards go to saved_boards
                 outcome.get("best_score"),
                 None if outcome.get("best_board") is None else json.dumps(outcome["best_board"]),
                 json.dumps(outcome.get("statistics") or {}),
@@ -161,6 +206,7 @@ class SubtreeLedger:
                 key,
             ),
         )
+        self._save_boards(key, outcome.get("boards") or [], outcome.get("board_scores"))
 
     def update_info(self, info: dict, force: bool = False, **values) -> None:
         """The run's summary (done/total, nodes, solutions, estimated time left), at most
@@ -199,12 +245,11 @@ class SubtreeLedger:
         solutions = nodes = done = total = 0
         seconds = 0.0
         npd: list[int] = []
-        boards: list = []
         best_score: int | None = None
         best_board = None
         statistics: dict = {}
-        for status, s, n, per_depth, sec, b, bs, bb, st in self.conn.execute(
-            "SELECT status, solutions, nodes, nodes_per_depth, seconds, boards, best_score, best_board, statistics"
+        for status, s, n, per_depth, sec, bs, bb, st in self.conn.execute(
+            "SELECT status, solutions, nodes, nodes_per_depth, seconds, best_score, best_board, statistics"
             " FROM subtrees WHERE run_id=?",
             (self.run_id,),
         ):
@@ -221,12 +266,26 @@ class SubtreeLedger:
                 if depth >= len(npd):
                     npd.extend([0] * (depth + 1 - len(npd)))
                 npd[depth] += value
-            boards.extend(json.loads(b))
             better = bs is not None and (best_score is None or bs > best_score) and bb is not None
             add_statistics(statistics, json.loads(st), best=better)
             if better:
                 best_score, best_board = bs, json.loads(bb)
-        return Totals(solutions, nodes, npd, seconds, done, total, boards, best_score, best_board, statistics)
+        return Totals(solutions, nodes, npd, seconds, done, total, best_score, best_board, statistics)
+
+    def saved_boards(self, limit: int | None = None):
+        """The boards the run saved, best first (earlier first among equal scores: the
+        index holds rowids in order), as ``(score, key, packed board)``; ``limit``: only
+        that many.  Read row by row, so that a week's boards are never held at once."""
+        sql = "SELECT score, key, board FROM saved_boards WHERE run_id=? ORDER BY score DESC, rowid"
+        params: tuple = (self.run_id,)
+        if limit is not None:
+            sql += " LIMIT ?"
+            params += (int(limit),)
+        yield from self.conn.execute(sql, params)
+
+    def saved_board_count(self) -> int:
+        (n,) = self.conn.execute("SELECT COUNT(*) FROM saved_boards WHERE run_id=?", (self.run_id,)).fetchone()
+        return int(n)
 
     def subtree_times(self) -> list[dict]:
         """Every finished subtree's key, parent, level, estimate, seconds and nodes (what the

@@ -7,6 +7,8 @@ kernel one slice at a time and restarts it with the next seed when asked to.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ...errors import InputError
@@ -15,6 +17,7 @@ from ...model import tiles as T
 from ...model.schedules import julia_priority_schedule, schedule_array
 from ...model.symmetry import turned_board, turned_puzzle
 from ..base import SliceDriver, SliceReport, StopReason
+from ..kept_boards import BestBoards
 from ..result import SearchResult
 from . import generated, generated_best
 from . import kernel as K
@@ -76,6 +79,7 @@ def best_search(
         "priority_colours": list(priority or []),
         "restarts": 0,
         "complete_boards": 0,
+        "boards_saved": 0,
         "kernel_calls": 0,
         "frame_exact": solver.frame_exact,
         "exact_squares": solver.exact_square_indices(puzzle),
@@ -83,6 +87,7 @@ def best_search(
     }
     note_rotation_set(solver, total)
     counts = np.zeros(puzzle.max_score + 1, np.int64)
+    kept = BestBoards(solver.keep_boards)  # the saved boards held: the best keep_boards
     restart = 0 if segment is None else int(segment)
     for variant in variants:  # one, or two symmetry classes on a rectangular board
         while True:
@@ -105,6 +110,7 @@ def best_search(
                 callback,
                 back=lambda board, to=variant, turn=turn: turned_board(board, to, -turn),
                 counts=counts,
+                kept=kept,
             )
             if total.best_score > before:  # how to search this board again
                 total.statistics.update(best_seed=seed, best_turn=turn, best_restart=restart)
@@ -118,6 +124,7 @@ def best_search(
             break
     total.complete = total.stopped_by is None
     total.seconds = driver.elapsed()
+    total.boards = kept.items()
     total.statistics["boards_by_score"] = {str(score): int(counts[score]) for score in np.flatnonzero(counts)}
     if total.best_board is not None:
         total.best_board = Board(puzzle, total.best_board.tiles, total.best_board.rotations)
@@ -177,6 +184,7 @@ def _run(
     callback,
     back,
     counts,
+    kept: BestBoards,
 ) -> bool:
     """One run from the start board; True when its search space is exhausted.  Boards
     are kept as ``back(board)``: on the puzzle as given when ``puzzle`` is turned."""
@@ -222,7 +230,8 @@ def _run(
             total.statistics["complete_boards"] += 1
             counts[start_score] += 1
             if solver.save_boards is not None and start_score >= solver.save_boards:
-                total.boards.append(back(board_obj))
+                kept.offer(start_score, lambda: back(board_obj))
+                total.statistics["boards_saved"] += 1
         return True
     cur = np.zeros(D + 1, np.int64)
     end = np.zeros(D + 1, np.int64)
@@ -246,6 +255,11 @@ def _run(
     restart_nodes = solver.restart_nodes
 
     saved = np.zeros((SAVED_ROWS, puzzle.n_squares), np.int64)
+    side_colours = placement_colours(puzzle)
+
+    def saved_board(codes) -> Board:
+        return back(Board.from_codes(puzzle, codes))
+
     save_state = np.array([0, keep_from], np.int64)
     shared_best = getattr(solver, "shared_best", None)
     written_out = None
@@ -352,8 +366,10 @@ def _run(
                 endgame,
             )
         total.statistics["kernel_calls"] += 1
-        for row in range(int(save_state[0])):  # complete boards at or above save_boards
-            total.boards.append(back(Board.from_codes(puzzle, saved[row])))
+        n_saved = int(save_state[0])  # complete boards at or above save_boards
+        for row, score in enumerate(codes_scores(side_colours, saved[:n_saved], puzzle.height, puzzle.width)):
+            kept.offer(int(score), partial(saved_board, saved[row]))
+        total.statistics["boards_saved"] += n_saved
         save_state[0] = 0
         fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=True)
         run_nodes += int(nodes)
@@ -365,7 +381,7 @@ def _run(
             total.best_score = int(state[4])
             better = total.best_board = back(Board.from_codes(puzzle, best_board))
             if 0 < puzzle.n_squares - better.n_placed <= solver.endgame or (better.is_complete and solver.polish):
-                completed = _endgame(solver, total, better, seed)
+                completed = _endgame(solver, total, better, seed, kept)
                 if completed.score() > total.best_score:  # completed or polished better: report that board
                     total.best_board, total.best_score = completed, completed.score()
                     state[4] = total.best_score  # the kernel now keeps only boards above it
@@ -388,6 +404,23 @@ def _run(
     return driver.run(run_slice)
 
 
+def placement_colours(puzzle: Puzzle) -> np.ndarray:
+    """The colours N, E, S, W shown by each placement code ``tile * 4 + rotation``."""
+    sides = (np.arange(4)[None, :] - np.arange(4)[:, None]) % 4  # [rotation, side]: original side
+    return puzzle.tiles[:, sides].reshape(-1, 4)
+
+
+def codes_scores(side_colours: np.ndarray, codes: np.ndarray, height: int, width: int) -> np.ndarray:
+    """The scores of complete boards given as rows of placement codes, all at once (a
+    search saving thousands of boards a second ranks them without building each one)."""
+    c = side_colours[codes].reshape(len(codes), height, width, 4)
+    east, west = c[:, :, :-1, T.E], c[:, :, 1:, T.W]
+    south, north = c[:, :-1, :, T.S], c[:, 1:, :, T.N]
+    h = ((east == west) & (east > T.GREY)).sum(axis=(1, 2))
+    v = ((south == north) & (south > T.GREY)).sum(axis=(1, 2))
+    return h + v
+
+
 def candidate_preference(puzzle: Puzzle, squares, good_group_size: int, seed, prio_w) -> np.ndarray | None:
     """How the candidate lists are sorted (largest first, None: the seed's order): tiles
     richer in the priority colours first (``prio_w``, Blackwood's lists), then, among
@@ -400,7 +433,7 @@ def candidate_preference(puzzle: Puzzle, squares, good_group_size: int, seed, pr
     return preference
 
 
-def _endgame(solver, total: SearchResult, best: Board, seed) -> Board:
+def _endgame(solver, total: SearchResult, best: Board, seed, kept: BestBoards) -> Board:
     """Complete the new best board with the best possible score, polish it with the tabu
     search, keep the result among ``total.boards`` and return it."""
     from .endgame import complete_best
@@ -420,7 +453,8 @@ def _endgame(solver, total: SearchResult, best: Board, seed) -> Board:
             board = polished
     stats["endgame_best"] = max(int(stats.get("endgame_best", -1)), board.score())
     if board is not best:  # a complete best board the polish left as it was is reported already
-        total.boards.append(board)
+        kept.offer(board.score(), lambda: board)
+        stats["boards_saved"] = stats.get("boards_saved", 0) + 1
     return board
 
 

@@ -30,6 +30,7 @@ from ...model.squares import parse_squares
 from ...model.symmetry import board_turns
 from ...model.tiles import rotation_convention
 from ..base import Engine, Limits, Subtree
+from ..kept_boards import KEEP_BOARDS
 from ..result import SearchResult
 from ..start import start_placements
 from .best import best_search
@@ -110,6 +111,10 @@ class BacktrackSolver(Engine):
     save_boards:
         Best mode: keep every complete board scoring at least this (``result.boards``;
         ``statistics["boards_by_score"]`` counts complete boards per score anyway).
+    keep_boards:
+        Best mode: of those boards, keep the best this many in memory (None: all), so
+        that a long search's memory stays bounded; a recorded parallel run stores every
+        one in its run store.
     endgame, polish:
         Best mode: the last ``endgame`` squares of the order are searched by branch and
         bound (any join may be invalid there; each complete board raises the score the
@@ -174,6 +179,7 @@ class BacktrackSolver(Engine):
         restart_nodes: int | None = None,
         board_turns: int | str | Iterable[int] = 0,
         save_boards: int | None = None,
+        keep_boards: int | None = KEEP_BOARDS,
         endgame: int = 0,
         polish: float = 0.0,
         good_group: int = 0,
@@ -207,6 +213,9 @@ class BacktrackSolver(Engine):
         self.restart_nodes = restart_nodes
         self.board_turns = plain_turns(board_turns)
         self.save_boards = None if save_boards is None else int(save_boards)
+        if keep_boards is not None and int(keep_boards) < 0:
+            raise InputError(f"keep_boards must be a number of boards >= 0, not {keep_boards}")
+        self.keep_boards = None if keep_boards is None else int(keep_boards)
         if int(endgame) < 0 or float(polish) < 0 or (float(polish) > 0 and int(endgame) == 0):
             raise InputError("endgame must be a number of squares >= 0, and polish (seconds >= 0) needs an endgame")
         self.endgame = int(endgame)
