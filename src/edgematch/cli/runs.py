@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..runs.subtrees import SPLIT_METHODS
-from .common import HelpFormatter, print_json, print_json_streaming
+from .common import HelpFormatter, positive_int, print_json, print_json_streaming
 
 EXAMPLES = """examples:
   edgematch runs                        the latest runs (newest first)
@@ -180,17 +180,7 @@ SHOWN_BOARDS = 10
 
 def _board_count(text: str) -> int | str:
     """``--boards``: a number of boards, or ``all``."""
-    import argparse
-
-    if text.lower() == "all":
-        return "all"
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is neither a number of boards nor 'all'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
-    return value
+    return "all" if text.lower() == "all" else positive_int(text)
 
 
 def search_summary(store, record, totals=None, boards: int | None = None) -> dict:
