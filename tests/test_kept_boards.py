@@ -145,3 +145,19 @@ def test_a_worker_returns_at_least_a_task_worth_of_boards_for_the_run_store():
     for keep, expected in ((2, TASK_BOARDS), (TASK_BOARDS * 2, TASK_BOARDS * 2), (None, None)):
         job = Job.of("search", make_solver("backtrack", keep_boards=keep, **OPTIONS), puzzle)
         assert job_parts(job)[0].keep_boards == expected
+
+
+def test_a_recorded_search_says_where_its_boards_are(tmp_path, capsys, monkeypatch):
+    from edgematch.parallel import job
+
+    args = ["search", "owen1-6x6", "--schedule", "6", "--seed", "2", "--save-boards", "54", "--node-limit", "600000"]
+    args += ["--restart-nodes", "200000", "--keep-boards", "2", "--jobs", "1"]
+    code, out, _ = run_cli(capsys, *args, "--db", str(tmp_path / "all.sqlite"))
+    assert code == 0 and "every one is in run 1 (edgematch runs --run 1 --json)" in out
+    monkeypatch.setattr(job, "TASK_BOARDS", 3)  # the forked worker returns the best 3 of each task
+    monkeypatch.setattr(job, "_CACHE", {})  # (the engine built with the bound before is not reused)
+    code, out, _ = run_cli(capsys, *args, "--db", str(tmp_path / "capped.sqlite"), "--json", "--quiet")
+    stats = json.loads(out)["statistics"]
+    assert code == 0 and stats["boards_stored"] <= 3 * 3 < stats["boards_saved"]
+    code, out, _ = run_cli(capsys, *args, "--db", str(tmp_path / "capped2.sqlite"))
+    assert "run 1 stores the best" in out and "at most 3 a task" in out

@@ -114,6 +114,8 @@ def score_histogram(counts: dict) -> str:
 
 def kept_boards_line(result, threshold) -> str | None:
     """How many boards the search saved, how many it holds, and where the rest are."""
+    from ..parallel.job import TASK_BOARDS
+
     if not result.boards:
         return None
     kept = len(result.boards)
@@ -121,11 +123,16 @@ def kept_boards_line(result, threshold) -> str | None:
     if saved <= kept:
         return f"{kept:,} complete boards kept (--save-boards {threshold}); best:"
     run_id = result.statistics.get("run_id")
-    rest = (
-        f"every one is in run {run_id} (edgematch runs --run {run_id} --json)"
-        if run_id is not None
-        else "the others were counted, not kept (the run was not recorded)"
-    )
+    stored = int(result.statistics.get("boards_stored", 0))
+    if run_id is None:
+        rest = "the others were counted, not kept (the run was not recorded)"
+    elif stored >= saved:
+        rest = f"every one is in run {run_id} (edgematch runs --run {run_id} --json)"
+    else:  # a task returns its best TASK_BOARDS
+        rest = (
+            f"run {run_id} stores the best {stored:,} (at most {TASK_BOARDS:,} a task: raise --save-boards to keep "
+            f"all; edgematch runs --run {run_id} --json)"
+        )
     return f"{saved:,} complete boards saved (--save-boards {threshold}), the best {kept:,} kept (--keep-boards); {rest}; best:"
 
 

@@ -524,6 +524,8 @@ class Coordinator:
         }
         if self.ledger is not None:
             result.statistics["run_id"] = self.ledger.run_id
+            if self.job.mode == "search":
+                result.statistics["boards_stored"] = self.ledger.saved_board_count()
             stats = self.stats()
             self.ledger.update_info(
                 self._info(stats),
