@@ -139,7 +139,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     # the build folder depends on the parameters: build it once before the processes start,
     # or each would try to create it
     built = subprocess.run([PEER_PYTHON, "bw_run.py"], cwd=folder, env=dict(env, SEED=str(seed), BUILD_ONLY="1"))
-    if built.returncode:
+    if built.returncode:  # (its Python needs requests: PEER_PYTHON is the python3 on PATH)
         raise RuntimeError(f"libblackwood's build failed ({built.returncode})")
     procs = []
     for k in range(jobs):
@@ -192,7 +192,12 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
     warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     ours = subprocess.Popen(pin + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    theirs = race_libblackwood(folder, horizon, 1, seed, first_core=1)
+    try:
+        theirs = race_libblackwood(folder, horizon, 1, seed, first_core=1)
+    except BaseException:  # its build failed, or Ctrl-C: ours must not run on alone
+        ours.kill()
+        ours.wait()
+        raise
     out, err = ours.communicate()
     if ours.returncode not in (0, 1):
         raise RuntimeError(f"edgematch {' '.join(args)} failed: {err.strip()}")

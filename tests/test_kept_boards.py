@@ -145,6 +145,9 @@ def test_a_worker_returns_at_least_a_task_worth_of_boards_for_the_run_store():
     for keep, expected in ((2, TASK_BOARDS), (TASK_BOARDS * 2, TASK_BOARDS * 2), (None, None)):
         job = Job.of("search", make_solver("backtrack", keep_boards=keep, **OPTIONS), puzzle)
         assert job_parts(job)[0].keep_boards == expected
+    params = {k: v for k, v in job.params.items() if k != "keep_boards"}  # a run stored before the option
+    old = Job("search", "backtrack", params, job.puzzle_text, job.puzzle_name)
+    assert job_parts(old)[0].keep_boards == TASK_BOARDS
 
 
 def test_a_recorded_search_says_where_its_boards_are(tmp_path, capsys, monkeypatch):

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..engines import make_solver
 from ..engines.base import Engine, Limits, StopFlag, StopReason, Subtree
+from ..engines.kept_boards import KEEP_BOARDS
 from ..formats.native import read_puzzle, write_puzzle
 from ..model import Board, Puzzle
 from ..model.symmetry import symmetry_variants
@@ -125,8 +126,9 @@ def job_parts(job: Job) -> tuple[Engine, Puzzle, list[Puzzle]]:
         variants = symmetry_variants(puzzle) if params.get("symmetry") else [puzzle]
         if "symmetry" in params:
             params["symmetry"] = False
-        if params.get("keep_boards") is not None:  # a task returns its boards for the run store
-            params["keep_boards"] = max(int(params["keep_boards"]), TASK_BOARDS)
+        if "keep_boards" in params or job.solver == "backtrack":  # (a run stored before the option)
+            keep = params.get("keep_boards", KEEP_BOARDS)  # a task returns its boards for the run store
+            params["keep_boards"] = None if keep is None else max(int(keep), TASK_BOARDS)
         _CACHE.clear()
         _CACHE.update(key=key, engine=make_solver(job.solver, **params), puzzle=puzzle, variants=variants)
     return _CACHE["engine"], _CACHE["puzzle"], _CACHE["variants"]
