@@ -255,7 +255,7 @@ def _run(
     restart_nodes = solver.restart_nodes
 
     saved = np.zeros((SAVED_ROWS, puzzle.n_squares), np.int64)
-    side_colours = placement_colours(puzzle)
+    side_colours = T.rotated_table(puzzle.tiles).reshape(-1, 4)  # by placement code tile * 4 + rotation
 
     def saved_board(codes) -> Board:
         return back(Board.from_codes(puzzle, codes))
@@ -367,10 +367,11 @@ def _run(
             )
         total.statistics["kernel_calls"] += 1
         n_saved = int(save_state[0])  # complete boards at or above save_boards
-        for row, score in enumerate(codes_scores(side_colours, saved[:n_saved], puzzle.height, puzzle.width)):
-            kept.offer(int(score), partial(saved_board, saved[row]))
-        total.statistics["boards_saved"] += n_saved
-        save_state[0] = 0
+        if n_saved:
+            for row, score in enumerate(codes_scores(side_colours, saved[:n_saved], puzzle.height, puzzle.width)):
+                kept.offer(int(score), partial(saved_board, saved[row]))
+            total.statistics["boards_saved"] += n_saved
+            save_state[0] = 0
         fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=True)
         run_nodes += int(nodes)
         prefix.note(total.statistics)
@@ -402,12 +403,6 @@ def _run(
         )
 
     return driver.run(run_slice)
-
-
-def placement_colours(puzzle: Puzzle) -> np.ndarray:
-    """The colours N, E, S, W shown by each placement code ``tile * 4 + rotation``."""
-    sides = (np.arange(4)[None, :] - np.arange(4)[:, None]) % 4  # [rotation, side]: original side
-    return puzzle.tiles[:, sides].reshape(-1, 4)
 
 
 def codes_scores(side_colours: np.ndarray, codes: np.ndarray, height: int, width: int) -> np.ndarray:
