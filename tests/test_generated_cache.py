@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -75,14 +76,30 @@ def test_machine_code_without_its_source_goes_first(cache):
 
 
 def test_machine_code_under_numba_cache_dir_is_counted(cache, tmp_path, monkeypatch):
+    """Numba keeps a module's machine code below NUMBA_CACHE_DIR in a folder named after
+    the module's folder and a digest of its path: compile a real one there and find it."""
+    import importlib.util
+
+    import numba
+
     numba_dir = tmp_path / "numba"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(numba_dir))
-    mirror = numba_dir / str(cache).lstrip(os.sep)
-    fake_module(cache, "edgematch_best_elsewhere", 2000, used_ago=1, code_dir=mirror)
-    (module,) = generated_cache.modules()
-    assert module.size == 6 + 100 + 2000 and module.compiled
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(numba_dir))
+    cache.mkdir(parents=True, exist_ok=True)
+    name = "edgematch_best_elsewhere"
+    (cache / f"{name}.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef chain(x):\n    return x + 1\n")
+    spec = importlib.util.spec_from_file_location(name, cache / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    assert module.chain(1) == 2
+    (written,) = [path.parent for path in numba_dir.rglob(f"{name}.chain-*.nbi")]
+    assert not (cache / "__pycache__").exists()  # the code is only below NUMBA_CACHE_DIR
+    (listed,) = generated_cache.modules()
+    assert listed.name == name and listed.compiled
+    assert listed.size == sum(path.stat().st_size for path in written.iterdir()) + len((cache / f"{name}.py").read_bytes())
     generated_cache.clear()
-    assert not list(mirror.iterdir())
+    assert not list(written.glob(f"{name}.*"))
 
 
 def test_the_bound_comes_from_the_environment(monkeypatch):

@@ -33,20 +33,30 @@ def source_stamp(package_dir: Path, extra: Iterable[Path] = ()) -> str:
 
 
 def cache_dirs(package_dir: Path) -> list[Path]:
-    """Where Numba may keep this package's cache: ``__pycache__`` beside the sources, the
-    mirror of the package path below ``NUMBA_CACHE_DIR``, and Numba's user-wide cache
-    (used when the package folder is not writable)."""
+    """Where Numba may keep this package's cache: ``__pycache__`` beside the sources, then
+    below ``NUMBA_CACHE_DIR`` and below Numba's user-wide cache (used when the package folder
+    is not writable), each at the folder name Numba derives from the package path (the
+    folder's name and a digest of its path) and at the mirror of the path older Numbas used."""
     dirs = [package_dir / "__pycache__"]
     relative = str(package_dir).lstrip(os.sep)
+    subpaths = [relative]
+    try:
+        from numba.core.caching import _CacheLocator
+
+        subpaths.insert(0, _CacheLocator.get_suitable_cache_subpath(str(package_dir / "__init__.py")))
+    except Exception:  # noqa: BLE001 - a Numba without this helper: the mirror alone
+        pass
+    roots = []
     custom = os.environ.get("NUMBA_CACHE_DIR")
     if custom:
-        dirs.append(Path(custom) / relative)
+        roots.append(Path(custom))
     try:
         from numba.misc.appdirs import AppDirs
 
-        dirs.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / relative)
+        roots.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir))
     except Exception:  # noqa: BLE001 - an older or newer Numba without this helper: nothing more to clear
         pass
+    dirs += [root / subpath for root in roots for subpath in subpaths]
     return dirs
 
 
