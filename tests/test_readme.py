@@ -153,11 +153,13 @@ def test_setup_line_runs_through_the_installed_console_script(tmp_path):
 
 def test_readme_test_command_has_its_extra():
     """The second set-up line installs '.[test,cluster]' (pytest and its tools; Dask for the
-    cluster tests) and runs pytest: the extras must bring them."""
+    cluster tests) and runs pytest, on every core with pytest-xdist: the extras must bring them."""
     second = fenced_blocks("bash")[1]
-    assert "'.[test,cluster]'" in second and second.strip().endswith("pytest")
+    last = second.strip().split("&&")[-1].split()
+    assert "'.[test,cluster]'" in second and last[0] == "pytest" and "-n" in last
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("pytest") for req in extras["test"])
+    assert any(req.startswith("pytest-xdist") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
     assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src " in f" {second} "
     assert " ruff format --check src " in f" {second} "
