@@ -336,6 +336,11 @@ def test_cli_default_jobs_is_every_core_unless_the_variable_says(monkeypatch):
         (["count", "owen1-4x4", "--solver", "cpsat", "--jobs", "2"], "cannot split"),
         (["count", "owen1-4x4", "--jobs", "2", "--db", "x.sqlite", "--no-record"], "contradict"),
         (["count", "--resume", "1", "--db", "no/such.sqlite"], "no such run database"),
+        # a resumed run searches with its stored options: one given again is refused, not ignored
+        (["search", "--resume", "1", "--seed", "5", "--keep-boards", "10"], "leave out --seed, --keep-boards"),
+        (["count", "--resume", "1", "--order", "spiral-in"], "leave out --order"),
+        (["solve", "--resume", "1", "-k", "3"], "leave out -k"),
+        (["search", "--resume", "1", "--kernel", "generated", "--jobs", "2"], "leave out --kernel"),
     ],
 )
 def test_cli_parallel_input_errors(capsys, argv, message):

@@ -50,11 +50,32 @@ def jobs_wanted(args) -> int:
     return default_jobs()
 
 
+#: what a resumed run takes from the command line; everything else comes from the run store
+RESUME_OPTIONS = frozenset(
+    {"command", "func", "resume", "db", "jobs", "cluster", "time_limit", "node_limit", "json", "quiet", "out"}
+    | {"board_format", "no_fill"}
+)
+
+
 def check_puzzle_or_resume(args) -> None:
     if args.resume is not None and args.puzzle is not None:
         raise InputError("--resume takes the puzzle and its options from the run store: leave the puzzle out")
-    if args.resume is not None and getattr(args, "rotations", None) is not None:
-        raise InputError("--resume takes the rotation set from the run store: leave out --rotations")
+    if args.resume is not None:
+        from .main import build_parser
+
+        sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+        stored = [
+            max(action.option_strings, key=len)
+            for action in sub.choices[args.command]._actions
+            if action.option_strings
+            and action.dest not in RESUME_OPTIONS
+            and getattr(args, action.dest, action.default) != action.default
+        ]
+        if stored:
+            raise InputError(
+                f"--resume takes the search's options from the run store: leave out {', '.join(stored)} "
+                "(a resumed run takes only --jobs, --cluster, --db, limits and output options)"
+            )
     if args.resume is None and args.puzzle is None:
         raise InputError("give a puzzle (a bundled name or a file), or --resume RUN")
     if args.no_record and args.db:
