@@ -177,6 +177,8 @@ def test_optimize_json_out_file_and_runs_listing(capsys, tmp_path, puzzle_file, 
     assert [r["id"] for r in runs] == [report["run_id"]] and runs[0]["best_score"] == report["best_score"]
     code, stdout, _ = cli(capsys, "runs", "--db", str(db), "--run", str(report["run_id"]))
     assert code == 0 and "https://e2.bucas.name/" in stdout
+    code, _, err = cli(capsys, "runs", "--db", str(db), "--run", str(report["run_id"]), "--boards", "5")
+    assert code == 2 and f"run {report['run_id']} is a tabu-vlns run" in err and len(err.strip().splitlines()) == 1
     code, stdout, _ = cli(capsys, "optimize", str(puzzle_file), "--moves", "100", "--db", str(db))
     assert code == 0 and "best score" in stdout and "https://" in stdout
 

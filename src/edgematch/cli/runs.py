@@ -49,6 +49,11 @@ def run(args) -> int:
     with RunStore(path) as store:
         if args.run is not None:
             record = store.run(args.run)
+            if args.boards is not None and record.method != "search":
+                article = "an" if record.method[:1] in "aeiou" else "a"
+                raise InputError(
+                    f"--boards lists a search run's saved boards: run {args.run} is {article} {record.method} run"
+                )
             if record.method in SPLIT_METHODS:
                 wanted = (None if args.json else SHOWN_BOARDS) if args.boards is None else args.boards
                 return _show_split_run(store, record, args.json, None if wanted == "all" else wanted)
