@@ -242,6 +242,18 @@ def test_a_full_buffer_of_kept_boards_ends_the_slice_and_loses_none(monkeypatch)
     assert [b.tiles.tolist() for b in narrow.boards] == [b.tiles.tolist() for b in wide.boards]
 
 
+def test_a_node_limit_gives_workers_whole_restarts_as_the_serial_search_runs_them():
+    """Three restarts' nodes on two workers: the third restart runs whole on the first free
+    worker (not two half restarts, one per worker: a restart cut short is never resumed)."""
+    puzzle = load("owen1-6x6")
+    options = dict(schedule=6, seed=2, restart_nodes=200_000, save_boards=54)
+    serial = make_solver("backtrack", node_limit=3 * 200_000, **options).best(puzzle)
+    engine = make_solver("backtrack", **options)
+    both = parallel_search("search", engine, puzzle, jobs=2, limits=Limits(nodes=3 * 200_000))
+    assert both.nodes == serial.nodes == 3 * 200_000
+    assert both.statistics["boards_by_score"] == serial.statistics["boards_by_score"]
+
+
 def test_the_histogram_and_kept_boards_add_up_over_workers_and_sessions(tmp_path, capsys):
     puzzle = load("owen1-6x6")
     options = dict(schedule=6, seed=2, restart_nodes=200_000, save_boards=55)
@@ -249,7 +261,7 @@ def test_the_histogram_and_kept_boards_add_up_over_workers_and_sessions(tmp_path
     store = RunStore(tmp_path / "runs.sqlite")
     engine = make_solver("backtrack", **options)
     # two workers, 2 x 200,000 nodes: one whole restart each (a task stopped by the run's end
-    # is recorded as it is and never resumed, so other limits would cut restarts short)
+    # is recorded as it is and never resumed; each task is promised one whole restart)
     first = parallel_search("search", engine, puzzle, jobs=2, limits=Limits(nodes=2 * 200_000), store=store)
     run_id = first.statistics["run_id"]
     _, again = resume_search(run_id, store, jobs=2, limits=Limits(nodes=6 * 200_000))

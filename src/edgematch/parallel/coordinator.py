@@ -246,9 +246,14 @@ class Coordinator:
         nodes_left = self._nodes_left()  # no task may run past the run's own node limit
         if self.job.mode == "search":
             task.seconds = left  # a best-score search is not cut: each worker digs its own subtree
-            if self.portfolio and self.job.params.get("restart_nodes") is None:
+            restart_nodes = self.job.params.get("restart_nodes")
+            if self.portfolio and restart_nodes is None:
                 task.seconds = SEGMENT_SECONDS if left is None else min(left, SEGMENT_SECONDS)
             task.nodes = nodes_left
+            if self.portfolio and restart_nodes is not None and nodes_left is not None:
+                # a whole restart while the run's nodes last, as the serial search runs them: a
+                # restart cut to a worker's share would end there for good (never resumed)
+                task.nodes = max(1, min(int(self._unallotted_nodes() or 0), int(restart_nodes)))
             task.floor = self.tally.best_score
             return
         budget = None
