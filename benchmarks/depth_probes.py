@@ -28,22 +28,24 @@ RESULTS = Path(__file__).resolve().parent / "results" / "depth_probes.jsonl"
 TAIL_FROM = 240
 
 
+#: Blackwood's method as score_race.py's depth race runs it (JB470's rule, no endgame)
+BLACKWOOD_JB470 = dict(
+    order="blackwood",
+    schedule="blackwood",
+    priority_colours=[20, 5, 7],
+    priority_schedule="blackwood",
+    priority_first=True,
+    exact_squares="B16,C16,D16,E16",
+    kernel="generated",
+)
+
+
 def search(seed: int, nodes: int) -> dict:
     from edgematch.engines.backtrack.solver import BacktrackSolver
     from edgematch.loading import load
 
     puzzle = load("e2")
-    solver = BacktrackSolver(
-        order="blackwood",
-        schedule="blackwood",
-        priority_colours=[20, 5, 7],
-        priority_schedule="blackwood",
-        priority_first=True,
-        exact_squares="B16,C16,D16,E16",
-        node_limit=nodes,
-        seed=seed,
-        kernel="generated",
-    )
+    solver = BacktrackSolver(node_limit=nodes, seed=seed, **BLACKWOOD_JB470)
     started = time.perf_counter()
     result = solver.best(puzzle)
     npd = np.array(result.nodes_per_depth)

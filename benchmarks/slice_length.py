@@ -24,12 +24,12 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 CHILD = """
 import json, sys, time
+sys.path.insert(0, sys.argv[3])
+from depth_probes import BLACKWOOD_JB470
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.loading import load
 solver_module.BEST_SLICE_SECONDS = float(sys.argv[1])
-engine = solver_module.BacktrackSolver(order="blackwood", schedule="blackwood", priority_colours=[20, 5, 7],
-    priority_schedule="blackwood", priority_first=True, exact_squares="B16,C16,D16,E16", node_limit=int(sys.argv[2]),
-    seed=1, kernel="generated")
+engine = solver_module.BacktrackSolver(node_limit=int(sys.argv[2]), seed=1, **BLACKWOOD_JB470)
 puzzle = load("e2")
 started = time.perf_counter()
 result = engine.best(puzzle)
@@ -41,7 +41,10 @@ print(json.dumps({"nodes": result.nodes, "seconds": seconds, "slices": result.st
 
 def run(slice_seconds: float, nodes: int) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(slice_seconds), str(nodes)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(slice_seconds), str(nodes), str(Path(__file__).resolve().parent)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     row = json.loads(done.stdout.strip().splitlines()[-1])
     row["slice_seconds"] = slice_seconds

@@ -52,8 +52,7 @@ def jobs_wanted(args) -> int:
 
 #: what a resumed run takes from the command line; everything else comes from the run store
 RESUME_OPTIONS = frozenset(
-    {"command", "func", "resume", "db", "jobs", "cluster", "time_limit", "node_limit", "json", "quiet", "out"}
-    | {"board_format", "no_fill"}
+    {"resume", "db", "jobs", "cluster", "time_limit", "node_limit", "json", "quiet", "out", "board_format", "no_fill"}
 )
 
 

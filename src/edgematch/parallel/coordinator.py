@@ -249,11 +249,13 @@ class Coordinator:
             restart_nodes = self.job.params.get("restart_nodes")
             if self.portfolio and restart_nodes is None:
                 task.seconds = SEGMENT_SECONDS if left is None else min(left, SEGMENT_SECONDS)
-            task.nodes = nodes_left
-            if self.portfolio and restart_nodes is not None and nodes_left is not None:
+            unallotted = self._unallotted_nodes()
+            if self.portfolio and restart_nodes is not None and unallotted is not None:
                 # a whole restart while the run's nodes last, as the serial search runs them: a
                 # restart cut to a worker's share would end there for good (never resumed)
-                task.nodes = max(1, min(int(self._unallotted_nodes() or 0), int(restart_nodes)))
+                task.nodes = max(1, min(unallotted, int(restart_nodes)))
+            else:
+                task.nodes = nodes_left
             task.floor = self.tally.best_score
             return
         budget = None
