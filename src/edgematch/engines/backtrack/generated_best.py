@@ -34,7 +34,7 @@ from .generated import begins_function, chained, key_expression, place_again, sq
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 1
+VERSION = 2
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -191,12 +191,18 @@ class _Source:
         prio = self.prio_min is not None
         out: list[str] = []
         if d == first:  # a function's first depth: the scores before it come from mem
+            out += [
+                f"{ind}st = 0",
+                f"{ind}n = mem[{self.NODES}]",
+                f"{ind}fl = mem[{self.FLAG}]",
+                f"{ind}rd = mem[{self.RD}]",
+            ]
             if phased:
                 out += [f"{ind}r{d} = mem[{self.ERR + d}]", f"{ind}m{d} = mem[{self.MATCH + d}]"]
             if prio:
                 out.append(f"{ind}w{d} = mem[{self.PRIO + d}]")
         out += [
-            f"{ind}if mem[{self.RD}] >= {d}:",
+            f"{ind}if rd >= {d}:",
             f"{ind}    i{d} = mem[{self.CUR + d}]",
             f"{ind}    e{d} = mem[{self.END + d}]",
         ]
@@ -206,18 +212,18 @@ class _Source:
             errs = " + ".join(f"(j{d} >= {j}) * 1" for j in self._steps(d, usable)) or "0"
             out += [f"{ind}    j{d} = mem[{self.PH + d}]", f"{ind}    x{d} = {errs}"]
         out += [
-            f"{ind}    if mem[{self.RD}] == {d}:",
+            f"{ind}    if rd == {d}:",
+            f"{ind}        rd = -1",
             f"{ind}        mem[{self.RD}] = -1",
             *(f"{ind}        {line}" for line in cut),
             f"{ind}else:",
             f"{ind}    k{d} = {self.key(d, 0, first)}",
             f"{ind}    i{d} = mem[k{d}]",
             f"{ind}    e{d} = mem[k{d} + 1]",
-            f"{ind}    mem[{self.END + d}] = e{d}",
             *(f"{ind}    {line}" for line in cut),
         ]
         if phased:
-            out += [f"{ind}    j{d} = 0", f"{ind}    x{d} = 0", f"{ind}    mem[{self.PH + d}] = 0"]
+            out += [f"{ind}    j{d} = 0", f"{ind}    x{d} = 0"]
         ind2 = ind + "    "
         if phased and len(usable) > 1:
             out.append(f"{ind}while True:")
@@ -237,8 +243,6 @@ class _Source:
                 f"{ind2}        break",
                 f"{ind2}    i{d} = mem[k{d}]",
                 f"{ind2}    e{d} = mem[k{d} + 1]",
-                f"{ind2}    mem[{self.PH + d}] = j{d}",
-                f"{ind2}    mem[{self.END + d}] = e{d}",
                 f"{ind2}    continue",
             ]
         else:
@@ -267,8 +271,7 @@ class _Source:
                 out += [f"{ind2}    {kw} j{d} == {j}:", f"{ind2}        if {cond}:", f"{ind2}            continue"]
         out += [
             f"{ind2}mem[{self.NPD + d}] += 1",
-            f"{ind2}n = mem[{self.NODES}] + 1",
-            f"{ind2}mem[{self.NODES}] = n",
+            f"{ind2}n += 1",
             f"{ind2}mem[{sq}] = p{d}",
         ]
         e = d + 1
@@ -278,7 +281,7 @@ class _Source:
         else:
             score = str(self.match_at[e])
         if d == self.last:
-            return out + self.leaf(d, ind2, score, phased)
+            return out + self.leaf(d, first, ind2, score) + self.after_loop(d, first, ind)
         if phased:
             out.append(f"{ind2}r{e} = r{d} + x{d}")
         elif e == self.d0:  # the first phased depth: its scores become locals here
@@ -290,28 +293,72 @@ class _Source:
         j_now = f"j{d}" if phased else "0"
         halt = f"halt(mem, {d}, i{d}, {j_now}, e{d}, t{d}, {self.key(e, 0, first)}, {err_next}, {score}, {prio_next}"
         out += [
-            f"{ind2}if {score} >= mem[{self.FLAG}]:",
+            f"{ind2}if {score} >= fl:",
             f"{ind2}    if improve(mem, {d}, {score}):",
-            f"{ind2}        return {halt}, {TARGET})",
+            *(f"{ind2}        {line}" for line in self.save(d, first)),
+            f"{ind2}        st = {halt}, {TARGET})",
+            f"{ind2}        break",
+            f"{ind2}    fl = mem[{self.FLAG}]",
             f"{ind2}if n >= budget:",
-            f"{ind2}    return {halt}, {BUDGET})",
+            *(f"{ind2}    {line}" for line in self.save(d, first)),
+            f"{ind2}    st = {halt}, {BUDGET})",
+            f"{ind2}    break",
             f"{ind2}mem[t{d}] = 1",
-            f"{ind2}mem[{self.CUR + d}] = i{d}",
         ]
-        if phased or e == self.d0:
-            out += [f"{ind2}mem[{self.ERR + e}] = {err_next}", f"{ind2}mem[{self.MATCH + e}] = {score}"]
-        if prio:
-            out.append(f"{ind2}mem[{self.PRIO + e}] = w{e}")
         if e < last:
             out += self.level(fn, first, last, e, ind2)
-        else:
-            out += [f"{ind2}st = f{fn + 1}(mem, budget)", f"{ind2}if st != 0:", f"{ind2}    return st"]
+        else:  # the next function reads the child's scores and the node count from mem
+            if phased or e == self.d0:
+                out += [f"{ind2}mem[{self.ERR + e}] = {err_next}", f"{ind2}mem[{self.MATCH + e}] = {score}"]
+            if prio:
+                out.append(f"{ind2}mem[{self.PRIO + e}] = w{e}")
+            out += [
+                f"{ind2}mem[{self.NODES}] = n",
+                f"{ind2}st = f{fn + 1}(mem, budget)",
+                f"{ind2}n = mem[{self.NODES}]",
+                f"{ind2}fl = mem[{self.FLAG}]",
+                f"{ind2}rd = mem[{self.RD}]",
+                f"{ind2}if st != 0:",
+                *(f"{ind2}    {line}" for line in self.save(d, first)),
+                f"{ind2}    break",
+            ]
         out.append(f"{ind2}mem[t{d}] = 0")
         if self.dynamic(d):
             out += [f"{ind2}if mem[{self.ALLOWED + d}] < r{d}:", f"{ind2}    break"]
-        if phased:
-            out.append(f"{ind}mem[{sq}] = -1")
+        return out + self.after_loop(d, first, ind)
+
+    def save(self, d: int, first: int) -> list[str]:
+        """Depth ``d``'s resume state, written only when a stop unwinds through it: its
+        list position, end and phase, and the scores it was entered with (unless the
+        function read them from mem)."""
+        out = [f"mem[{self.CUR + d}] = i{d}", f"mem[{self.END + d}] = e{d}"]
+        if d >= self.d0:
+            out.append(f"mem[{self.PH + d}] = j{d}")
+        if d > first and d >= self.d0:
+            out += [f"mem[{self.ERR + d}] = r{d}", f"mem[{self.MATCH + d}] = m{d}"]
+        if d > first and self.prio_min is not None:
+            out.append(f"mem[{self.PRIO + d}] = w{d}")
         return out
+
+    def after_loop(self, d: int, first: int, ind: str) -> list[str]:
+        """After depth ``d``'s loop: a stop unwinds to the function's caller, saving each
+        enclosing depth; otherwise the square is emptied (behind the phased depths)."""
+        clear = [f"{ind}mem[{self.BOARD + self.order[d]}] = -1"] if d >= self.d0 else []
+        if d == first:
+            return [
+                f"{ind}if st != 0:",
+                f"{ind}    mem[{self.NODES}] = n",
+                f"{ind}    return st",
+                *clear,
+                f"{ind}mem[{self.NODES}] = n",
+                f"{ind}return 0",
+            ]
+        return [
+            f"{ind}if st != 0:",
+            *(f"{ind}    {line}" for line in self.save(d - 1, first)),
+            f"{ind}    break",
+            *clear,
+        ]
 
     def _steps(self, d: int, usable: list[int]) -> list[int]:
         """Phase numbers at which the phases' invalid joins go up by one (phases are in
@@ -322,22 +369,22 @@ class _Source:
                 steps.append(b)
         return steps
 
-    def leaf(self, d: int, ind: str, score: str, phased: bool) -> list[str]:
-        sq = self.BOARD + self.order[d]
-        j_now = f"j{d}" if phased else "0"
+    def leaf(self, d: int, first: int, ind: str, score: str) -> list[str]:
+        """The last depth: a complete board is counted (and saved); a stop here saves the
+        state of each depth as it unwinds."""
         out = [
-            f"{ind}if {score} >= mem[{self.FLAG}]:",
+            f"{ind}if {score} >= fl:",
             f"{ind}    improve(mem, {d}, {score})",
+            f"{ind}    fl = mem[{self.FLAG}]",
             f"{ind}full = leaf(mem, {score})",
-            f"{ind}mem[{sq}] = -1",
+            f"{ind}mem[{self.BOARD + self.order[d]}] = -1",
             f"{ind}if full or {score} >= mem[{self.GOAL}] or n >= budget:",
-            f"{ind}    mem[{self.CUR + d}] = i{d}",
-            f"{ind}    mem[{self.PH + d}] = {j_now}",
-            f"{ind}    mem[{self.END + d}] = e{d}",
+            *(f"{ind}    {line}" for line in self.save(d, first)),
             f"{ind}    mem[{self.DEPTH}] = {d}",
+            f"{ind}    st = {BUDGET}",
             f"{ind}    if not full and {score} >= mem[{self.GOAL}]:",
-            f"{ind}        return {TARGET}",
-            f"{ind}    return {BUDGET}",
+            f"{ind}        st = {TARGET}",
+            f"{ind}    break",
         ]
         if self.dynamic(d):
             out += [f"{ind}if mem[{self.ALLOWED + d}] < r{d}:", f"{ind}    break"]
