@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from tests.support.cli import run_cli
 
@@ -147,3 +148,23 @@ def test_auto_runs_the_generated_kernel_once_it_is_compiled(tmp_path, monkeypatc
     assert again.statistics["kernel"] == "generated" and again.nodes == 5_000
     other = dict(options, schedule="list:0,0,0,0,0,0,0,0,0,0,0,1")
     assert "kernel" not in BacktrackSolver(**other).best(puzzle).statistics
+
+
+@pytest.mark.parametrize("memory", ["int64", "int32-short-budget"])
+def test_the_memory_as_int64_and_a_capped_budget_search_the_same_tree(short_slices, monkeypatch, memory):
+    """Codes too wide for int32 keep an int64 ``mem``; an int32 ``mem`` caps each slice's
+    budget (here at 11 nodes), and the driver simply runs more slices."""
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 500)
+    if memory == "int64":
+        monkeypatch.setattr(generated_best, "INT32_CODE_BITS", 0)
+    else:
+        monkeypatch.setattr(generated_best, "MAX_SLICE_NODES_INT32", 11)
+    seen = []
+    load = generated_best.load
+    monkeypatch.setattr(generated_best, "load", lambda *a, **k: seen.append(load(*a, **k)) or seen[-1])
+    puzzle = generate(5, 5, 2, 4, seed=2).puzzle
+    listed, written = _both(puzzle, schedule=SCHEDULE, save_boards=32, polish=0, node_limit=20_000)
+    assert _seen(written) == _seen(listed) and written.nodes == 20_000
+    assert seen and all(k.dtype == (np.int64 if memory == "int64" else np.int32) for k in seen)
+    calls = written.statistics["kernel_calls"]
+    assert calls > 20_000 // 11 if memory != "int64" else calls < 20_000 // 11

@@ -42,7 +42,7 @@ from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
 #: Python allows 20 nested blocks in one function
 DEPTHS_PER_FUNCTION = 12
 #: written into every generated source, so a new shape of the code gets new module names
-VERSION = 1
+VERSION = 2
 
 #: the counters after the stack in ``mem``, in this order (:func:`layout`); the copies in
 #: and out (:func:`_enter`, :func:`_leave`) address them from NODES by their position
@@ -155,21 +155,26 @@ class _Source:
         return key_expression(self.rows[d], d, first, self.depth_of, self.hints, self.cmask, self.BOARD, self.STARTS)
 
     def level(self, j: int, first: int, last: int, d: int, ind: str) -> list[str]:
-        """The loop of depth ``d`` with every deeper depth of function ``j`` inside it."""
+        """The loop of depth ``d`` with every deeper depth of function ``j`` inside it.
+
+        The node count and the resume depth are the function's locals, and a depth's
+        position and list end go to ``mem`` only when a stop unwinds through it (the
+        status ``st`` breaks each enclosing loop in turn, saving its depth)."""
         sq = self.BOARD + self.order[d]
         U = self.USED
         C = self.CAND
-        out = [
-            f"{ind}if mem[{self.RD}] >= {d}:",  # resuming: the position is in mem
+        out = [f"{ind}st = 0", f"{ind}n = mem[{self.NODES}]", f"{ind}rd = mem[{self.RD}]"] if d == first else []
+        out += [
+            f"{ind}if rd >= {d}:",  # resuming: the position is in mem
             f"{ind}    i{d} = mem[{self.CUR + d}]",
             f"{ind}    e{d} = mem[{self.END + d}]",
-            f"{ind}    if mem[{self.RD}] == {d}:",
+            f"{ind}    if rd == {d}:",
+            f"{ind}        rd = -1",
             f"{ind}        mem[{self.RD}] = -1",
             f"{ind}else:",
             f"{ind}    k{d} = {self.key(d, first)}",
             f"{ind}    i{d} = mem[k{d}]",
             f"{ind}    e{d} = mem[k{d} + 1]",
-            f"{ind}    mem[{self.END + d}] = e{d}",
             f"{ind}while i{d} < e{d}:",
         ]
         ind2 = ind + "    "
@@ -180,30 +185,50 @@ class _Source:
             f"{ind2}if mem[t{d}]:",
             f"{ind2}    continue",
             f"{ind2}mem[{self.NPD + d}] += 1",
-            f"{ind2}n = mem[{self.NODES}] + 1",
-            f"{ind2}mem[{self.NODES}] = n",
+            f"{ind2}n += 1",
         ]
         if d == self.D - 1:
-            return out + self.leaf(d, ind2)
+            return out + self.leaf(d, ind2) + self.after_loop(d, first, ind)
         out += [
             f"{ind2}mem[{sq}] = p{d}",
             f"{ind2}if n >= budget:",  # the list kernel's stop: look into the child first
-            f"{ind2}    return halt(mem, {d}, i{d}, t{d}, {self.key(d + 1, first)})",
+            *(f"{ind2}    {line}" for line in self.save(d)),
+            f"{ind2}    st = halt(mem, {d}, i{d}, t{d}, {self.key(d + 1, first)})",
+            f"{ind2}    break",
             f"{ind2}mem[t{d}] = 1",
-            f"{ind2}mem[{self.CUR + d}] = i{d}",
         ]
         if d + 1 < last:
             out += self.level(j, first, last, d + 1, ind2)
         else:
-            out += [f"{ind2}st = f{j + 1}(mem, budget)", f"{ind2}if st != 0:", f"{ind2}    return st"]
+            out += [
+                f"{ind2}mem[{self.NODES}] = n",
+                f"{ind2}st = f{j + 1}(mem, budget)",
+                f"{ind2}n = mem[{self.NODES}]",
+                f"{ind2}rd = mem[{self.RD}]",
+                f"{ind2}if st != 0:",
+                *(f"{ind2}    {line}" for line in self.save(d)),
+                f"{ind2}    break",
+            ]
         out.append(f"{ind2}mem[t{d}] = 0")
-        return out
+        return out + self.after_loop(d, first, ind)
+
+    def save(self, d: int) -> list[str]:
+        """Depth ``d``'s resume state, written as a stop unwinds through it."""
+        return [f"mem[{self.CUR + d}] = i{d}", f"mem[{self.END + d}] = e{d}"]
+
+    def after_loop(self, d: int, first: int, ind: str) -> list[str]:
+        """After depth ``d``'s loop: a stop goes on unwinding (to the caller after the
+        function's first depth, whose state is written either way), saving the enclosing
+        depth."""
+        if d == first:
+            return [*(f"{ind}{line}" for line in self.save(d)), f"{ind}mem[{self.NODES}] = n", f"{ind}return st"]
+        return [f"{ind}if st != 0:", *(f"{ind}    {line}" for line in self.save(d - 1)), f"{ind}    break"]
 
     def leaf(self, d: int, ind: str) -> list[str]:
         """A complete board at the last depth: counted, copied out, and the stops."""
         sq = self.BOARD + self.order[d]
         n_squares = len(self.hints)
-        stop = [f"{ind}    mem[{self.CUR + d}] = i{d}", f"{ind}    mem[{self.DEPTH}] = {d}"]
+        stop = [*(f"{ind}    {line}" for line in self.save(d)), f"{ind}    mem[{self.DEPTH}] = {d}"]
         return [
             f"{ind}leaves = mem[{self.LEAVES}] + 1",
             f"{ind}mem[{self.LEAVES}] = leaves",
@@ -217,13 +242,16 @@ class _Source:
             f"{ind}    mem[{self.WRITTEN}] = w + 1",
             f"{ind}    if w + 1 == mem[{self.OUTROWS}]:",
             *[("    " + line) for line in stop],
-            f"{ind}        return {SOLUTIONS}",
+            f"{ind}        st = {SOLUTIONS}",
+            f"{ind}        break",
             f"{ind}if mem[{self.MAXSOL}] >= 0 and leaves >= mem[{self.MAXSOL}]:",
             *stop,
-            f"{ind}    return {SOLUTIONS}",
+            f"{ind}    st = {SOLUTIONS}",
+            f"{ind}    break",
             f"{ind}if n >= budget:",
             *stop,
-            f"{ind}    return {BUDGET}",
+            f"{ind}    st = {BUDGET}",
+            f"{ind}    break",
         ]
 
     def text(self) -> str:
