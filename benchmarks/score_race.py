@@ -462,7 +462,8 @@ def main(argv=None) -> int:
         rows[:] = [r for r in rows if key(r) != key(row)] + [row]
         write(rows, header)
 
-    warmed = [] if args.peers_only else ["e2"] if args.no_race else args.puzzles.split(",")
+    # the races' recipe (the depth race and the rates warm their own configurations)
+    warmed = [] if args.peers_only or args.no_race else args.puzzles.split(",")
     for puzzle_name in warmed:
         warm(["search", puzzle_name, *SEARCH, "--save-boards", str(LOGGED), "--jobs", "1", "--no-record"])
     if not args.no_race:
