@@ -156,9 +156,9 @@ def test_the_memory_as_int64_and_a_capped_budget_search_the_same_tree(short_slic
     budget (here at 11 nodes), and the driver simply runs more slices."""
     monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 500)
     if memory == "int64":
-        monkeypatch.setattr(generated_best, "INT32_CODE_BITS", 0)
+        monkeypatch.setattr(generated, "INT32_CODE_BITS", 0)
     else:
-        monkeypatch.setattr(generated_best, "MAX_SLICE_NODES_INT32", 11)
+        monkeypatch.setattr(generated, "MAX_SLICE_NODES_INT32", 11)
     seen = []
     load = generated_best.load
     monkeypatch.setattr(generated_best, "load", lambda *a, **k: seen.append(load(*a, **k)) or seen[-1])

@@ -43,6 +43,11 @@ from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
 DEPTHS_PER_FUNCTION = 12
 #: written into every generated source, so a new shape of the code gets new module names
 VERSION = 2
+#: codes of fewer bits than this fit the best kernel's ``mem`` as int32 (half the bytes in
+#: the caches, measured faster on e2: docs/backtracking.md); its counters then count one
+#: slice, whose budget is capped below 2**31
+INT32_CODE_BITS = 31
+MAX_SLICE_NODES_INT32 = 2**30
 
 #: the counters after the stack in ``mem``, in this order (:func:`layout`); the copies in
 #: and out (:func:`_enter`, :func:`_leave`) address them from NODES by their position
@@ -60,6 +65,12 @@ def supports(tables, rows: np.ndarray) -> bool:
     """True when the generated kernel can run this plan: packed codes and every known
     side in the look-up key (explicit side checks stay with the list kernel)."""
     return tables.pcol is None and not (rows[:, P_NCHK] > 0).any()
+
+
+def mem_dtype(cmask: int, pmask: int) -> type:
+    """int32 when a packed code (placement bits and four colours) fits it, else int64."""
+    code_bits = int(pmask).bit_length() + 4 * int(cmask).bit_length()
+    return np.int32 if code_bits < INT32_CODE_BITS else np.int64
 
 
 def square_code(square: int, d: int, first: int, depth_of: dict, board_at: int) -> str | None:
@@ -386,7 +397,7 @@ class GeneratedKernel:
         self.pmask = np.int64(pmask)
         L = layout(len(self.order), len(board), n_tiles, n_starts)
         self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
-        self.mem = np.zeros(0, np.int64)
+        self.mem = np.zeros(0, np.int64)  # int32 measured no faster here (docs/backtracking.md)
 
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting (``state[1]``) at this depth can run here: the

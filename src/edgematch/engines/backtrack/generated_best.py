@@ -35,11 +35,6 @@ from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
 VERSION = 2
-#: codes of fewer bits than this fit ``mem`` as int32: half the bytes in the caches,
-#: measured 5-15 % faster on e2 (docs/backtracking.md); the counters in mem then count one
-#: slice, whose budget is capped below 2**31
-INT32_CODE_BITS = 31
-MAX_SLICE_NODES_INT32 = 2**30
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -624,9 +619,8 @@ class GeneratedBest:
             len(self.order), len(spec["board"]), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"])
         )
         self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
-        code_bits = int(spec["pmask"]).bit_length() + 4 * int(spec["cmask"]).bit_length()
-        self.dtype = np.int32 if code_bits < INT32_CODE_BITS else np.int64
-        self.mem = np.zeros(0, self.dtype)
+        self.dtype = generated.mem_dtype(spec["cmask"], spec["pmask"])
+        self.mem: np.ndarray = np.zeros(0, self.dtype)
 
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting at this depth can run here (a function begins there)."""
@@ -661,7 +655,7 @@ class GeneratedBest:
         if len(self.mem) < size:
             self.mem = np.zeros(size, self.dtype)
         if self.dtype == np.int32:
-            budget = min(budget, MAX_SLICE_NODES_INT32)
+            budget = min(budget, generated.MAX_SLICE_NODES_INT32)
         mem = self.mem
         o = self.offsets
         _enter(
