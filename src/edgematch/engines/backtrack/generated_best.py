@@ -346,14 +346,12 @@ class _Source:
         square is emptied (behind the phased depths)."""
         clear = [f"{ind}mem[{self.BOARD + self.order[d]}] = -1"] if d >= self.d0 else []
         if d == first:
+            keep = [f"{ind}if st == 0:", *(f"    {line}" for line in clear)] if clear else []
             return [
                 *(f"{ind}{line}" for line in self.save(d, first)),
-                f"{ind}if st != 0:",
-                f"{ind}    mem[{self.NODES}] = n",
-                f"{ind}    return st",
-                *clear,
+                *keep,
                 f"{ind}mem[{self.NODES}] = n",
-                f"{ind}return 0",
+                f"{ind}return st",
             ]
         return [
             f"{ind}if st != 0:",
