@@ -21,7 +21,10 @@ Prints each row as it is measured and writes ``results/score_race.md`` and ``.js
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
-        [--depth-horizons 60,600] [--peers-only]
+        [--depth-horizons 60,600] [--peers-only] [--rate-pairs K]
+
+``--rate-pairs K`` measures the rates side by side: edgematch and each peer given at the
+same time, one core each, K rounds with the cores swapped each round.
 """
 
 from __future__ import annotations
@@ -245,12 +248,17 @@ def rate_edgematch(seconds: int) -> list[dict]:
     return rows
 
 
-def rate_eternity2(folder: Path, seconds: int) -> dict:
-    """eternity2.dev's generated engine on its hard board, one core."""
+def pinned(core: int) -> list[str]:
+    """The prefix that runs a command on one core (none where taskset is missing)."""
+    return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
+
+
+def rate_eternity2(folder: Path, seconds: int, core: int = 0) -> dict:
+    """eternity2.dev's generated engine on its hard board, on one core."""
     engine = folder / "research/experiments/dfs-study/engine"
     args = ["./target/release/run_dfs_codegen_jit", "--puzzle", "crates/dfs-codegen/bench/bench-hard.json"]
     args += ["--budget-s", str(seconds), "--chain2", "--opt", "native"]
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    pin = pinned(core)
     text = subprocess.run(pin + args, cwd=engine, capture_output=True, text=True).stdout
     line = next((x for x in text.splitlines() if x.startswith("RESULT")), None)
     if line is None:
@@ -266,8 +274,8 @@ def rate_eternity2(folder: Path, seconds: int) -> dict:
     }
 
 
-def rate_libblackwood(folder: Path, seconds: int, seed: int) -> dict:
-    row = race_libblackwood(folder, seconds, 1, seed)
+def rate_libblackwood(folder: Path, seconds: int, seed: int, core: int = 0) -> dict:
+    row = race_libblackwood(folder, seconds, 1, seed, first_core=core)
     return {
         "engine": "libblackwood",
         "puzzle": "e2",
@@ -278,11 +286,61 @@ def rate_libblackwood(folder: Path, seconds: int, seed: int) -> dict:
     }
 
 
+def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, rounds: int, seed: int) -> list[dict]:
+    """Nodes per second side by side: edgematch and a peer at the same time, one core each
+    (on e2 beside libblackwood, Blackwood's method for both; on bench-hard beside
+    eternity2.dev's engine, the exact search for both), ``rounds`` times, swapping the cores
+    each round, so that the machine's drift and a slower core weigh on both alike."""
+    pairs = []
+    if libblackwood:
+        our_args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--no-record"]
+        pairs.append(("e2", our_args, lambda core: rate_libblackwood(libblackwood, seconds, seed, core)))
+    if eternity2:
+        our_args = ["solve", "e2dev/bench-hard", "--kernel", "generated", "--jobs", "1"]
+        pairs.append(("e2dev/bench-hard", our_args, lambda core: rate_eternity2(eternity2, seconds, core)))
+    rows = []
+    for puzzle_name, our_args, peer in pairs:
+        warm(our_args)
+        args = our_args + ["--time-limit", str(seconds), "--json", "--quiet"]
+        for k in range(rounds):
+            our_core = k % 2
+            ours = subprocess.Popen(
+                pinned(our_core) + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            try:
+                theirs = peer(1 - our_core)
+            except BaseException:  # the peer failed, or Ctrl-C: ours must not run on alone
+                ours.kill()
+                ours.wait()
+                raise
+            out, err = ours.communicate()
+            if ours.returncode not in (0, 1):
+                raise RuntimeError(f"edgematch {' '.join(args)} failed: {err.strip()}")
+            data = json.loads(out)
+            pair = {"race": "rate pair", "round": k + 1}
+            rows.append(
+                {
+                    "engine": "edgematch",
+                    "puzzle": puzzle_name,
+                    "command": "edgematch " + " ".join(args),
+                    "nodes_per_second": round(data["nodes"] / data["seconds"]),
+                    "kernel": data["statistics"].get("kernel", "lists"),
+                    "seconds": round(float(data["seconds"]), 1),
+                    "core": our_core,
+                    **pair,
+                }
+            )
+            rows.append({**theirs, "core": 1 - our_core, **pair})
+    return rows
+
+
 def key(row: dict) -> tuple:
     """What a row measured: a race (engine, puzzle, horizon, cores; a depth race per seed too)
     or a rate (no horizon)."""
     race = row.get("race", "score")
     seed = row.get("seed") if race == "depth" else None
+    if race == "rate pair":  # pairs of other days and commits are kept beside today's
+        seed = (row.get("date"), row.get("code"), row.get("round"))
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, seed)
 
 
@@ -346,7 +404,8 @@ def write(rows: list[dict], header: dict) -> None:
         key=lambda r: (r["puzzle"], r["horizon"], r["engine"]),
     )
     depths = sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["seed"], r["engine"]))
-    rates = [r for r in rows if "horizon" not in r]
+    rates = [r for r in rows if "horizon" not in r and r.get("race") != "rate pair"]
+    rate_pair_rows = [r for r in rows if r.get("race") == "rate pair"]
     lines = [
         "# Score race on Eternity II",
         "",
@@ -421,7 +480,45 @@ def write(rows: list[dict], header: dict) -> None:
         lines.append(
             f"| {r['puzzle']} | {engine_label(r)} | {r['nodes_per_second']:,} | {r['seconds']} | `{r['command']}` |"
         )
+    lines += ["", *rate_pair_table(rate_pair_rows)]
     (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
+
+
+def rate_pair_table(rows: list[dict]) -> list[str]:
+    """The side-by-side rates, a line per pair, then per board: how often edgematch was faster."""
+    if not rows:
+        return []
+    lines = [
+        "## Nodes per second, side by side",
+        "",
+        "edgematch and a peer at the same time, one core each, the cores swapped each round "
+        "(`python benchmarks/score_race.py --no-race --no-rates --rate-pairs K`, `--libblackwood DIR` and `--eternity2 DIR` naming the peers): on e2 beside libblackwood "
+        "(Blackwood's method, no endgame), on e2dev/bench-hard beside eternity2.dev's engine (the "
+        "exact search). Commands as in the table above.",
+        "",
+        "| date | code | puzzle | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
+        "|---|---|---|---:|---:|---|---:|---:|",
+    ]
+    pairs: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        pairs.setdefault((r["date"], r["code"], r["puzzle"], r["round"]), {})[
+            "edgematch" if r["engine"] == "edgematch" else "peer"
+        ] = r
+    ratios: dict[str, list[float]] = {}
+    for (date, code, puzzle, round_no), pair in sorted(pairs.items()):
+        if len(pair) != 2:
+            continue
+        ours, theirs = pair["edgematch"], pair["peer"]
+        ratio = ours["nodes_per_second"] / theirs["nodes_per_second"]
+        ratios.setdefault(f"{puzzle} beside {theirs['engine']}", []).append(ratio)
+        lines.append(
+            f"| {date} | {code} | {puzzle} | {round_no} | {ours['nodes_per_second']:,} ({ours['core']}) | "
+            f"{theirs['engine']} | {theirs['nodes_per_second']:,} ({theirs['core']}) | {ratio:.2f} |"
+        )
+    lines += ["", "| board and peer | pairs | edgematch faster | median ratio |", "|---|---:|---:|---:|"]
+    for name, values in sorted(ratios.items()):
+        lines.append(f"| {name} | {len(values)} | {sum(v > 1 for v in values)} | {statistics.median(values):.2f} |")
+    return lines
 
 
 def main(argv=None) -> int:
@@ -447,6 +544,13 @@ def main(argv=None) -> int:
         "--depth-horizons",
         default="",
         help="seconds of the one-core depth race beside libblackwood (needs --libblackwood)",
+    )
+    parser.add_argument(
+        "--rate-pairs",
+        type=int,
+        default=0,
+        metavar="K",
+        help="K rounds of side-by-side rates beside the peers given (--rate-seconds each)",
     )
     args = parser.parse_args(argv)
     global PEER_PYTHON
@@ -485,6 +589,9 @@ def main(argv=None) -> int:
             add(rate_libblackwood(args.libblackwood, args.rate_seconds, args.seed))
         if args.eternity2:
             add(rate_eternity2(args.eternity2, args.rate_seconds))
+    if args.rate_pairs:
+        for row in rate_pairs(args.libblackwood, args.eternity2, args.rate_seconds, args.rate_pairs, args.seed):
+            add(row)
     return 0
 
 
