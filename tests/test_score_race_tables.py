@@ -1,0 +1,43 @@
+"""The score race's bookkeeping (no engine is run): which rows a new measurement replaces,
+and the side-by-side rate table's pairing, ratios and counts."""
+
+from __future__ import annotations
+
+from benchmarks import score_race
+
+
+def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood"):
+    common = {"puzzle": puzzle, "race": "rate pair", "round": round_no, "date": date, "code": code}
+    return [
+        {"engine": "edgematch", "nodes_per_second": ours, "core": (round_no - 1) % 2, **common},
+        {"engine": peer, "nodes_per_second": theirs, "core": round_no % 2, **common},
+    ]
+
+
+def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_and_code():
+    today = pair_rows("2026-11-26", "abc", "e2", 1, 70, 60)[0]
+    assert score_race.key(today) == score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 1, 1)[0])
+    assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 2, 70, 60)[0])
+    assert score_race.key(today) != score_race.key(pair_rows("2026-11-25", "abc", "e2", 1, 70, 60)[0])
+    assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "def", "e2", 1, 70, 60)[0])
+    # a one-core rate of the same engine and board is another row
+    alone = {"engine": "edgematch", "puzzle": "e2", "nodes_per_second": 70}
+    assert score_race.key(today) != score_race.key(alone)
+
+
+def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
+    rows = [
+        *pair_rows("2026-11-26", "abc", "e2", 1, 66, 60),
+        *pair_rows("2026-11-26", "abc", "e2", 2, 57, 60),
+        *pair_rows("2026-11-26", "abc", "e2", 3, 72, 60),
+        *pair_rows("2026-11-26", "abc", "e2dev/bench-hard", 1, 120, 100, peer="eternity2.dev"),
+        # a round whose peer row is missing is left out, not counted
+        pair_rows("2026-11-26", "abc", "e2", 4, 90, 60)[0],
+    ]
+    text = "\n".join(score_race.rate_pair_table(rows))
+    assert "| 2026-11-26 | abc | e2 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
+    assert "| 2026-11-26 | abc | e2 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
+    assert "| e2 beside libblackwood | 3 | 2 | 1.10 |" in text
+    assert "| e2dev/bench-hard beside eternity2.dev | 1 | 1 | 1.20 |" in text
+    assert "| 4 |" not in text
+    assert score_race.rate_pair_table([]) == []
