@@ -73,8 +73,7 @@ EDGEMATCH = [sys.executable, "-c", "import sys; from edgematch.cli.main import m
 
 def edgematch(args: list[str], core: int | None = None) -> dict:
     """Runs the command (pinned to ``core`` when given) and returns its JSON output."""
-    pin = ["taskset", "-c", str(core)] if core is not None and shutil.which("taskset") else []
-    done = subprocess.run(pin + EDGEMATCH + args, capture_output=True, text=True)
+    done = subprocess.run((pinned(core) if core is not None else []) + EDGEMATCH + args, capture_output=True, text=True)
     if done.returncode not in (0, 1):
         raise RuntimeError(f"edgematch {' '.join(args)} failed: {done.stderr.strip()}")
     return json.loads(done.stdout)
@@ -146,10 +145,9 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         raise RuntimeError(f"libblackwood's build failed ({built.returncode})")
     procs = []
     for k in range(jobs):
-        pin = ["taskset", "-c", str((first_core + k) % (os.cpu_count() or 1))] if shutil.which("taskset") else []
         procs.append(
             subprocess.Popen(
-                pin + [PEER_PYTHON, "bw_run.py"],
+                pinned((first_core + k) % (os.cpu_count() or 1)) + [PEER_PYTHON, "bw_run.py"],
                 cwd=folder,
                 env=dict(env, SEED=str(seed + k)),
                 stdout=subprocess.PIPE,
@@ -187,24 +185,34 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     }
 
 
-def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
-    """One core each, at the same time (edgematch on core 0, libblackwood on core 1): the
-    deepest board each reaches under JB470's rule of at most 10 invalid joins."""
-    args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--time-limit", str(horizon)]
-    args += ["--no-record", "--json", "--quiet"]
-    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    ours = subprocess.Popen(pin + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def pinned(core: int) -> list[str]:
+    """The prefix that runs a command on one core (none where taskset is missing)."""
+    return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
+
+
+def beside(args: list[str], core: int, peer) -> tuple[dict, dict]:
+    """Runs edgematch with ``args`` on ``core`` while ``peer(other core)`` runs: edgematch's
+    JSON output and the peer's row."""
+    ours = subprocess.Popen(pinned(core) + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        theirs = race_libblackwood(folder, horizon, 1, seed, first_core=1)
-    except BaseException:  # its build failed, or Ctrl-C: ours must not run on alone
+        theirs = peer(1 - core)
+    except BaseException:  # the peer failed, or Ctrl-C: ours must not run on alone
         ours.kill()
         ours.wait()
         raise
     out, err = ours.communicate()
     if ours.returncode not in (0, 1):
         raise RuntimeError(f"edgematch {' '.join(args)} failed: {err.strip()}")
-    data = json.loads(out)
+    return json.loads(out), theirs
+
+
+def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
+    """One core each, at the same time (edgematch on core 0, libblackwood on core 1): the
+    deepest board each reaches under JB470's rule of at most 10 invalid joins."""
+    args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--time-limit", str(horizon)]
+    args += ["--no-record", "--json", "--quiet"]
+    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
+    data, theirs = beside(args, 0, lambda other: race_libblackwood(folder, horizon, 1, seed, first_core=other))
     mine = {
         "engine": "edgematch",
         "puzzle": "e2",
@@ -248,18 +256,12 @@ def rate_edgematch(seconds: int) -> list[dict]:
     return rows
 
 
-def pinned(core: int) -> list[str]:
-    """The prefix that runs a command on one core (none where taskset is missing)."""
-    return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
-
-
 def rate_eternity2(folder: Path, seconds: int, core: int = 0) -> dict:
     """eternity2.dev's generated engine on its hard board, on one core."""
     engine = folder / "research/experiments/dfs-study/engine"
     args = ["./target/release/run_dfs_codegen_jit", "--puzzle", "crates/dfs-codegen/bench/bench-hard.json"]
     args += ["--budget-s", str(seconds), "--chain2", "--opt", "native"]
-    pin = pinned(core)
-    text = subprocess.run(pin + args, cwd=engine, capture_output=True, text=True).stdout
+    text = subprocess.run(pinned(core) + args, cwd=engine, capture_output=True, text=True).stdout
     line = next((x for x in text.splitlines() if x.startswith("RESULT")), None)
     if line is None:
         raise RuntimeError(f"eternity2.dev's engine printed no RESULT line:\n{text[-2000:]}")
@@ -304,19 +306,7 @@ def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, 
         args = our_args + ["--time-limit", str(seconds), "--json", "--quiet"]
         for k in range(rounds):
             our_core = k % 2
-            ours = subprocess.Popen(
-                pinned(our_core) + EDGEMATCH + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-            )
-            try:
-                theirs = peer(1 - our_core)
-            except BaseException:  # the peer failed, or Ctrl-C: ours must not run on alone
-                ours.kill()
-                ours.wait()
-                raise
-            out, err = ours.communicate()
-            if ours.returncode not in (0, 1):
-                raise RuntimeError(f"edgematch {' '.join(args)} failed: {err.strip()}")
-            data = json.loads(out)
+            data, theirs = beside(args, our_core, peer)
             pair = {"race": "rate pair", "round": k + 1}
             rows.append(
                 {
