@@ -231,6 +231,18 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
     return [mine, {**theirs, "race": "depth"}]
 
 
+def rate_row(puzzle_name: str, args: list[str], data: dict) -> dict:
+    """edgematch's nodes per second from its JSON output, with the command that ran."""
+    return {
+        "engine": "edgematch",
+        "puzzle": puzzle_name,
+        "command": "edgematch " + " ".join(args),
+        "nodes_per_second": round(data["nodes"] / data["seconds"]),
+        "kernel": data["statistics"].get("kernel", "lists"),
+        "seconds": round(float(data["seconds"]), 1),
+    }
+
+
 def rate_edgematch(seconds: int) -> list[dict]:
     """Nodes per second on one core: on e2 Blackwood's method without the endgame (the
     method libblackwood's rate is measured on), the exact search on bench-hard."""
@@ -241,18 +253,7 @@ def rate_edgematch(seconds: int) -> list[dict]:
     ):
         warm(args)
         args = args + ["--time-limit", str(seconds), "--json", "--quiet"]
-        data = edgematch(args, core=0)
-        rows.append(
-            {
-                "engine": "edgematch",
-                "puzzle": puzzle_name,
-                "command": "edgematch " + " ".join(args),
-                "nodes_per_second": round(data["nodes"] / data["seconds"]),
-                "kernel": data["statistics"].get("kernel", "lists"),
-                "seconds": round(float(data["seconds"]), 1),
-                "load_average": load_average(),
-            }
-        )
+        rows.append({**rate_row(puzzle_name, args, edgematch(args, core=0)), "load_average": load_average()})
     return rows
 
 
@@ -308,18 +309,7 @@ def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, 
             our_core = k % 2
             data, theirs = beside(args, our_core, peer)
             pair = {"race": "rate pair", "round": k + 1}
-            rows.append(
-                {
-                    "engine": "edgematch",
-                    "puzzle": puzzle_name,
-                    "command": "edgematch " + " ".join(args),
-                    "nodes_per_second": round(data["nodes"] / data["seconds"]),
-                    "kernel": data["statistics"].get("kernel", "lists"),
-                    "seconds": round(float(data["seconds"]), 1),
-                    "core": our_core,
-                    **pair,
-                }
-            )
+            rows.append({**rate_row(puzzle_name, args, data), "core": our_core, **pair})
             rows.append({**theirs, "core": 1 - our_core, **pair})
     return rows
 
