@@ -14,6 +14,8 @@ from edgematch.engines.backtrack import solver as solver_module
 from edgematch.generator import generate
 
 SCHEDULE = "list:0,0,0,0,0,0,0,0,0,0,1,1,1,2,2,2,3,3,3,4"
+#: a bound that rises over the first 11 tiles and then holds: the depths below it check nothing
+PRIORITY_RAMP = "list:0,0,1,1,2,3,3,4,5,5,6"
 
 
 @pytest.fixture(autouse=True)
@@ -73,9 +75,20 @@ def test_the_same_search_in_short_slices(short_slices, options):
         assert written.nodes == 60_000 and written.best_score > 0
 
 
-def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch):
+@pytest.mark.parametrize(
+    "priority",
+    [
+        pytest.param({}, id="plain"),
+        pytest.param(
+            dict(priority_colours=["auto"], priority_schedule=PRIORITY_RAMP, priority_first=True), id="priority"
+        ),
+    ],
+)
+def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch, priority):
     """Each kernel goes on from the state the other left: the generated one stops inside a
-    child the list kernel would first have looked into, and the tree stays the same."""
+    child the list kernel would first have looked into, and the tree stays the same (with
+    a priority bound too, whose count the generated kernel stops keeping where it can no
+    longer fail and hands back rebuilt)."""
     turn = {"n": 0}
     runs = generated_best.GeneratedBest.runs
 
@@ -85,7 +98,7 @@ def test_the_kernels_take_turns_between_slices(short_slices, monkeypatch):
 
     monkeypatch.setattr(generated_best.GeneratedBest, "runs", every_other)
     puzzle = generate(5, 5, 2, 4, seed=5).puzzle
-    options = dict(schedule=SCHEDULE, endgame=8, save_boards=32, polish=0, node_limit=80_000)
+    options = dict(schedule=SCHEDULE, endgame=8, save_boards=32, polish=0, node_limit=80_000, **priority)
     listed, written = _both(puzzle, **options)
     assert turn["n"] > 1000 and _seen(written) == _seen(listed)
 

@@ -12,8 +12,9 @@ adds (:mod:`.best_kernel`):
   depths' bounds as complete boards are found, so there they are read from ``mem``);
 * the exact prefix (depths before the schedule's first invalid join) with no error or
   score bookkeeping: its scores are literals;
-* the priority bound, the board kept clean behind the phased depths, the best board, the
-  target, boards per score and the saved boards, as in the list kernel.
+* the priority bound (at the depths where it can fail: :func:`prio_checks`), the board
+  kept clean behind the phased depths, the best board, the target, boards per score and
+  the saved boards, as in the list kernel.
 
 The tree is the list kernel's, node for node, and a slice stops after exactly its node
 budget.  Its stop leaves a state either kernel goes on from: the stopped node's child is
@@ -34,7 +35,7 @@ from .generated import begins_function, chained, key_expression, place_again, sq
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 2
+VERSION = 3
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -109,6 +110,24 @@ def supports(tables, phases, start_errors: int) -> bool:
     return not (phases[:, 0, P_NCHK] > 0).any()
 
 
+def prio_checks(prio_min: list[int] | None, start: int) -> tuple[set[int], int]:
+    """The depths whose priority bound can fail, and the deepest of them (-1: none).
+
+    The sides counted only grow and the bound never falls, so a depth whose bound is no
+    higher than one checked above it passes every tile: on e2, Blackwood's ramp ends at 161
+    tiles and the 95 depths below it (where most nodes are) check nothing.  The count is
+    then not kept in the kernel at all; :func:`_leave` rebuilds it for the list kernel."""
+    if prio_min is None:
+        return set(), -1
+    checks = set()
+    highest = 0  # the sides counted are never negative
+    for d in range(start, len(prio_min)):
+        if prio_min[d] > highest:
+            checks.add(d)
+            highest = prio_min[d]
+    return checks, max(checks, default=-1)
+
+
 class _Source:
     """Writes the source of one best kernel (see the module notes)."""
 
@@ -125,6 +144,7 @@ class _Source:
         self.endgame_from = int(spec["endgame_from"])
         self.prio_min = None if spec["prio_min"] is None else [int(x) for x in spec["prio_min"]]
         self.prio_sorted = bool(spec["prio_sorted"])
+        self.checks, self.prio_to = prio_checks(self.prio_min, int(spec["start"]))
         self.D = D = len(self.order)
         self.last = D - 1
         self.depth_of = {s: d for d, s in enumerate(self.order)}
@@ -146,6 +166,11 @@ class _Source:
         if name in COUNTERS:
             return self.c0 + COUNTERS.index(name)
         return self.L[name]
+
+    def tracks(self, d: int) -> bool:
+        """Depth ``d`` keeps the priority sides placed so far (a bound at ``d`` or deeper
+        can still fail)."""
+        return d <= self.prio_to
 
     def dynamic(self, d: int) -> bool:
         """The depth's bound lives in ``mem`` (the endgame changes it)."""
@@ -188,7 +213,6 @@ class _Source:
         phased = d >= self.d0
         usable = self.usable(d)
         sq = self.BOARD + self.order[d]
-        prio = self.prio_min is not None
         out: list[str] = []
         if d == first:  # a function's first depth: the scores before it come from mem
             out += [
@@ -199,7 +223,7 @@ class _Source:
             ]
             if phased:
                 out += [f"{ind}r{d} = mem[{self.ERR + d}]", f"{ind}m{d} = mem[{self.MATCH + d}]"]
-            if prio:
+            if self.tracks(d):
                 out.append(f"{ind}w{d} = mem[{self.PRIO + d}]")
         out += [
             f"{ind}if rd >= {d}:",
@@ -254,11 +278,11 @@ class _Source:
             f"{ind2}if mem[t{d}]:",
             f"{ind2}    continue",
         ]
-        if self.prio_min is not None:
-            need = self.prio_min[d]
+        if self.tracks(d):
+            out.append(f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]")
+        if self.prio_min is not None and d in self.checks:
             out += [
-                f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]",
-                f"{ind2}if v{d} < {need}:",
+                f"{ind2}if v{d} < {self.prio_min[d]}:",
                 f"{ind2}    {'i' + str(d) + ' = e' + str(d) if self.prio_sorted else 'pass'}",
                 f"{ind2}    continue",
             ]
@@ -286,10 +310,10 @@ class _Source:
             out.append(f"{ind2}r{e} = r{d} + x{d}")
         elif e == self.d0:  # the first phased depth: its scores become locals here
             out += [f"{ind2}r{e} = 0", f"{ind2}m{e} = {score}"]
-        if prio:
+        if self.tracks(e):
             out.append(f"{ind2}w{e} = v{d}")
         err_next = f"r{e}" if phased else "0"
-        prio_next = f"w{e}" if prio else "0"
+        prio_next = f"w{e}" if self.tracks(e) else "0"
         j_now = f"j{d}" if phased else "0"
         halt = f"halt(mem, {d}, i{d}, {j_now}, e{d}, t{d}, {self.key(e, 0, first)}, {err_next}, {score}, {prio_next}"
         out += [
@@ -310,7 +334,7 @@ class _Source:
         else:  # the next function reads the child's scores and the node count from mem
             if phased or e == self.d0:
                 out += [f"{ind2}mem[{self.ERR + e}] = {err_next}", f"{ind2}mem[{self.MATCH + e}] = {score}"]
-            if prio:
+            if self.tracks(e):
                 out.append(f"{ind2}mem[{self.PRIO + e}] = w{e}")
             out += [
                 f"{ind2}mem[{self.NODES}] = n",
@@ -336,7 +360,7 @@ class _Source:
             out.append(f"mem[{self.PH + d}] = j{d}")
         if d > first and d >= self.d0:
             out += [f"mem[{self.ERR + d}] = r{d}", f"mem[{self.MATCH + d}] = m{d}"]
-        if d > first and self.prio_min is not None:
+        if d > first and self.tracks(d):
             out.append(f"mem[{self.PRIO + d}] = w{d}")
         return out
 
@@ -565,9 +589,12 @@ def _leave(
     npd,
     first,
     prefix_match,
+    prio_from,
+    pmask,
 ):
     """Copy ``mem`` back into the list kernel's state; returns ``(nodes, complete boards,
-    status)`` as the list kernel does."""
+    status)`` as the list kernel does.  The priority sides placed, which the kernel stops
+    keeping at ``prio_from``, are counted again from the board down to the depth entered."""
     D = cur.shape[0] - 1
     c = o[O_C0]
     state[0] = state[1] if st == 0 else mem[c + DEPTH]
@@ -583,6 +610,9 @@ def _leave(
     for x in range(prefix_match.shape[0]):  # the prefix keeps its scores as literals
         errs[first + x] = 0
         matches[first + x] = prefix_match[x]
+    for x in range(max(prio_from, first + 1), state[0] + 1):
+        tile = (mem[o[O_BOARD] + mem[o[O_ORDER] + x - 1]] & pmask) >> 2
+        prios[x] = prios[x - 1] + mem[o[O_PRIOW] + tile]
     for x in range(D):
         npd[x] += mem[o[O_NPD] + x]
         allowed[x] = mem[o[O_ALLOWED] + x]
@@ -609,6 +639,10 @@ class GeneratedBest:
         self.module = module
         self.start = int(spec["start"])
         self.prefix_match = prefix_match
+        prio_min = spec["prio_min"]
+        _, prio_to = prio_checks(None if prio_min is None else [int(x) for x in prio_min], self.start)
+        #: the first depth the kernel keeps no priority count for (past the end: none)
+        self.prio_from = prio_to + 1 if prio_min is not None else len(spec["order"]) + 1
         self.order = np.asarray(spec["order"], np.int64)
         self.phases = spec["phases"]
         self.cmask = np.int64(spec["cmask"])
@@ -705,6 +739,8 @@ class GeneratedBest:
             npd,
             np.int64(self.start),
             self.prefix_match,
+            np.int64(self.prio_from),
+            self.pmask,
         )
 
 
