@@ -167,6 +167,11 @@ class _Source:
             return self.c0 + COUNTERS.index(name)
         return self.L[name]
 
+    @property
+    def prio_from(self) -> int:
+        """The first depth whose priority count is not kept (past the last depth: none)."""
+        return self.prio_to + 1 if self.prio_min is not None else self.D + 1
+
     def tracks(self, d: int) -> bool:
         """Depth ``d`` keeps the priority sides placed so far (a bound at ``d`` or deeper
         can still fail)."""
@@ -635,14 +640,12 @@ def _leave(
 class GeneratedBest:
     """A generated best kernel, called like the list kernel (:meth:`search`)."""
 
-    def __init__(self, module, spec: dict, prefix_match: np.ndarray) -> None:
+    def __init__(self, module, spec: dict, prefix_match: np.ndarray, prio_from: int) -> None:
         self.module = module
         self.start = int(spec["start"])
         self.prefix_match = prefix_match
-        prio_min = spec["prio_min"]
-        _, prio_to = prio_checks(None if prio_min is None else [int(x) for x in prio_min], self.start)
         #: the first depth the kernel keeps no priority count for (past the end: none)
-        self.prio_from = prio_to + 1 if prio_min is not None else len(spec["order"]) + 1
+        self.prio_from = prio_from
         self.order = np.asarray(spec["order"], np.int64)
         self.phases = spec["phases"]
         self.cmask = np.int64(spec["cmask"])
@@ -746,10 +749,10 @@ class GeneratedBest:
 
 #: source text, prefix scores per spec digest: every restart of a run writes the same
 #: module (the seed orders lists, which are data), and e2's text takes about 0.4 s to write
-_texts: dict[str, tuple[str, np.ndarray]] = {}
+_texts: dict[str, tuple[str, np.ndarray, int]] = {}
 
 
-def _text(spec: dict) -> tuple[str, np.ndarray]:
+def _text(spec: dict) -> tuple[str, np.ndarray, int]:
     digest = hashlib.sha256(repr(sorted((k, v) for k, v in spec.items() if not isinstance(v, np.ndarray))).encode())
     for name in sorted(k for k, v in spec.items() if isinstance(v, np.ndarray)):
         digest.update(name.encode() + spec[name].dtype.str.encode() + np.ascontiguousarray(spec[name]).tobytes())
@@ -760,7 +763,7 @@ def _text(spec: dict) -> tuple[str, np.ndarray]:
             _texts.clear()
         source = _Source(spec)
         prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
-        _texts[key] = (source.text(), prefix_match)
+        _texts[key] = (source.text(), prefix_match, source.prio_from)
     return _texts[key]
 
 
@@ -768,8 +771,8 @@ def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:
     """The generated best kernel for ``spec`` (see :class:`_Source` for its keys), written
     and imported once per process, compiled once per machine; with ``only_compiled``, None
     unless it is compiled already."""
-    text, prefix_match = _text(spec)
+    text, prefix_match, prio_from = _text(spec)
     if only_compiled and not generated.is_compiled(text, "edgematch_best"):
         return None
     module = generated.import_source(text, "edgematch_best")
-    return GeneratedBest(module, spec, prefix_match)
+    return GeneratedBest(module, spec, prefix_match, prio_from)
