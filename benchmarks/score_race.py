@@ -308,7 +308,7 @@ def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, 
         for k in range(rounds):
             our_core = k % 2
             data, theirs = beside(args, our_core, peer)
-            pair = {"race": "rate pair", "round": k + 1}
+            pair = {"race": "rate pair", "round": k + 1, "pair_seconds": seconds}
             rows.append({**rate_row(puzzle_name, args, data), "core": our_core, **pair})
             rows.append({**theirs, "core": 1 - our_core, **pair})
     return rows
@@ -320,7 +320,7 @@ def key(row: dict) -> tuple:
     race = row.get("race", "score")
     seed = row.get("seed") if race == "depth" else None
     if race == "rate pair":  # pairs of other days and commits are kept beside today's
-        seed = (row.get("date"), row.get("code"), row.get("round"))
+        seed = (row.get("date"), row.get("code"), row.get("round"), pair_seconds(row))
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, seed)
 
 
@@ -389,7 +389,8 @@ def write(rows: list[dict], header: dict) -> None:
     lines = [
         "# Score race on Eternity II",
         "",
-        f"`python benchmarks/score_race.py` on {header['machine']}, code {header['code']}.",
+        f"`python benchmarks/score_race.py`, latest run on {header['machine']}, code {header['code']} "
+        "(each row's machine is in score_race.json from 2026-11-26's 300 s pairs on; earlier rows did not record it, and the run before named an AMD EPYC, 2 logical CPUs).",
         f"edgematch's search: `edgematch search PUZZLE {' '.join(SEARCH + [''])}--seed S --jobs J "
         f"--time-limit H --save-boards {LOGGED}` (each row's command is in score_race.json; the default "
         "recipe of that day's code). Boards are re-scored from their files "
@@ -464,6 +465,11 @@ def write(rows: list[dict], header: dict) -> None:
     (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
 
 
+def pair_seconds(row: dict) -> int:
+    """How long a rate pair ran (rows written before the field: their measured seconds)."""
+    return int(row.get("pair_seconds") or round(row["seconds"]))
+
+
 def rate_pair_table(rows: list[dict]) -> list[str]:
     """The side-by-side rates, a line per pair, then per board: how often edgematch was faster."""
     if not rows:
@@ -476,23 +482,23 @@ def rate_pair_table(rows: list[dict]) -> list[str]:
         "(Blackwood's method, no endgame), on e2dev/bench-hard beside eternity2.dev's engine (the "
         "exact search). Commands as in the table above.",
         "",
-        "| date | code | puzzle | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
-        "|---|---|---|---:|---:|---|---:|---:|",
+        "| date | code | puzzle | seconds | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
+        "|---|---|---|---:|---:|---:|---|---:|---:|",
     ]
     pairs: dict[tuple, dict[str, dict]] = {}
     for r in rows:
-        pairs.setdefault((r["date"], r["code"], r["puzzle"], r["round"]), {})[
+        pairs.setdefault((r["date"], r["code"], r["puzzle"], pair_seconds(r), r["round"]), {})[
             "edgematch" if r["engine"] == "edgematch" else "peer"
         ] = r
     ratios: dict[str, list[float]] = {}
-    for (date, code, puzzle, round_no), pair in sorted(pairs.items()):
+    for (date, code, puzzle, seconds, round_no), pair in sorted(pairs.items()):
         if len(pair) != 2:
             continue
         ours, theirs = pair["edgematch"], pair["peer"]
         ratio = ours["nodes_per_second"] / theirs["nodes_per_second"]
-        ratios.setdefault(f"{puzzle} beside {theirs['engine']}", []).append(ratio)
+        ratios.setdefault(f"{puzzle} beside {theirs['engine']}, {seconds} s", []).append(ratio)
         lines.append(
-            f"| {date} | {code} | {puzzle} | {round_no} | {ours['nodes_per_second']:,} ({ours['core']}) | "
+            f"| {date} | {code} | {puzzle} | {seconds} | {round_no} | {ours['nodes_per_second']:,} ({ours['core']}) | "
             f"{theirs['engine']} | {theirs['nodes_per_second']:,} ({theirs['core']}) | {ratio:.2f} |"
         )
     lines += ["", "| board and peer | pairs | edgematch faster | median ratio |", "|---|---:|---:|---:|"]
@@ -541,7 +547,7 @@ def main(argv=None) -> int:
         rows = json.loads((RESULTS / "score_race.json").read_text())["rows"]
 
     def add(row: dict) -> None:
-        row = {**row, "code": header["code"], "date": header["date"]}
+        row = {**row, "code": header["code"], "date": header["date"], "machine": header["machine"]}
         print(json.dumps(row), flush=True)
         rows[:] = [r for r in rows if key(r) != key(row)] + [row]
         write(rows, header)

@@ -6,20 +6,32 @@ from __future__ import annotations
 from benchmarks import score_race
 
 
-def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood"):
-    common = {"puzzle": puzzle, "race": "rate pair", "round": round_no, "date": date, "code": code}
+def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood", seconds=60):
+    common = {
+        "puzzle": puzzle,
+        "race": "rate pair",
+        "round": round_no,
+        "date": date,
+        "code": code,
+        "pair_seconds": seconds,
+        "seconds": seconds + 0.1,
+    }
     return [
         {"engine": "edgematch", "nodes_per_second": ours, "core": (round_no - 1) % 2, **common},
         {"engine": peer, "nodes_per_second": theirs, "core": round_no % 2, **common},
     ]
 
 
-def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_and_code():
+def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_and_length():
     today = pair_rows("2026-11-26", "abc", "e2", 1, 70, 60)[0]
     assert score_race.key(today) == score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 1, 1)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 2, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-25", "abc", "e2", 1, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "def", "e2", 1, 70, 60)[0])
+    assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 70, 60, seconds=300)[0])
+    # rows written before pairs kept their length: the seconds they measured, rounded
+    older = {k: v for k, v in today.items() if k != "pair_seconds"}
+    assert score_race.key(older) == score_race.key(today)
     # a one-core rate of the same engine and board is another row
     alone = {"engine": "edgematch", "puzzle": "e2", "nodes_per_second": 70}
     assert score_race.key(today) != score_race.key(alone)
@@ -31,13 +43,17 @@ def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
         *pair_rows("2026-11-26", "abc", "e2", 2, 57, 60),
         *pair_rows("2026-11-26", "abc", "e2", 3, 72, 60),
         *pair_rows("2026-11-26", "abc", "e2dev/bench-hard", 1, 120, 100, peer="eternity2.dev"),
+        # a longer pair of the same round is its own line and its own summary
+        *pair_rows("2026-11-26", "abc", "e2", 1, 50, 60, seconds=300),
         # a round whose peer row is missing is left out, not counted
         pair_rows("2026-11-26", "abc", "e2", 4, 90, 60)[0],
     ]
     text = "\n".join(score_race.rate_pair_table(rows))
-    assert "| 2026-11-26 | abc | e2 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
-    assert "| 2026-11-26 | abc | e2 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
-    assert "| e2 beside libblackwood | 3 | 2 | 1.10 |" in text
-    assert "| e2dev/bench-hard beside eternity2.dev | 1 | 1 | 1.20 |" in text
+    assert "| 2026-11-26 | abc | e2 | 60 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
+    assert "| 2026-11-26 | abc | e2 | 60 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
+    assert "| 2026-11-26 | abc | e2 | 300 | 1 | 50 (0) | libblackwood | 60 (1) | 0.83 |" in text
+    assert "| e2 beside libblackwood, 60 s | 3 | 2 | 1.10 |" in text
+    assert "| e2 beside libblackwood, 300 s | 1 | 0 | 0.83 |" in text
+    assert "| e2dev/bench-hard beside eternity2.dev, 60 s | 1 | 1 | 1.20 |" in text
     assert "| 4 |" not in text
     assert score_race.rate_pair_table([]) == []
