@@ -318,10 +318,12 @@ def key(row: dict) -> tuple:
     """What a row measured: a race (engine, puzzle, horizon, cores; a depth race per seed too)
     or a rate (no horizon)."""
     race = row.get("race", "score")
-    seed = row.get("seed") if race == "depth" else None
-    if race == "rate pair":  # pairs of other days and commits are kept beside today's
-        seed = (row.get("date"), row.get("code"), row.get("round"), pair_seconds(row))
-    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, seed)
+    which: object = None  # what tells apart rows of one race
+    if race == "depth":
+        which = row.get("seed")
+    elif race == "rate pair":  # pairs of other days, commits and lengths are kept beside today's
+        which = (row.get("date"), row.get("code"), row.get("round"), pair_seconds(row))
+    return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, which)
 
 
 #: the longer horizons given as extrapolations of a race's boards per score
