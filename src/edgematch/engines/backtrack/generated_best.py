@@ -747,7 +747,7 @@ class GeneratedBest:
         )
 
 
-#: source text, prefix scores per spec digest: every restart of a run writes the same
+#: source text, prefix scores and first uncounted depth per spec digest: every restart writes the same
 #: module (the seed orders lists, which are data), and e2's text takes about 0.4 s to write
 _texts: dict[str, tuple[str, np.ndarray, int]] = {}
 
