@@ -17,8 +17,8 @@ checkpoints and splits work unchanged and either kernel can go on from the other
 The source is written to a cache folder (``EDGEMATCH_CACHE_DIR``, else the user's cache
 folder) under a name that digests everything baked into it, and imported as a module, so
 Numba caches its machine code beside it.  The first search of a puzzle and order
-compiles it (about 90 s for e2dev/bench-hard's 216 depths here, counted in that
-search's time); later searches load it in under a second (docs/backtracking.md).
+compiles it (minutes for e2dev/bench-hard's 216 depths: docs/backtracking.md; counted in
+that search's time); later searches load it in under a second (docs/backtracking.md).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from .plan import P_BASE, P_KEY, P_NCHK, P_NKEY
 #: Python allows 20 nested blocks in one function
 DEPTHS_PER_FUNCTION = 12
 #: written into every generated source, so a new shape of the code gets new module names
-VERSION = 3
+VERSION = 4
 #: codes of fewer bits than this fit the best kernel's ``mem`` as int32 (half the bytes in
 #: the caches, measured faster on e2: docs/backtracking.md); its counters then count one
 #: slice, whose budget is capped below 2**31
@@ -98,8 +98,16 @@ def key_expression(row, d: int, first: int, depth_of: dict, hints, cmask: int, b
     return " + ".join([str(base + starts_at)] + terms)
 
 
-#: the imports of every generated module (``U``: see :func:`next_free`)
-IMPORTS = ["from numba import njit", "from numba import uint64 as U"]
+#: the imports of every generated module (``U``: see :func:`next_free`; ``I``: :func:`call`)
+IMPORTS = ["from numba import njit", "from numba import int64 as I", "from numba import uint64 as U"]
+
+
+def call(helper: str, *args: object) -> str:
+    """A call of a generated helper with every scalar passed as int64.  Numba compiles a
+    jitted function again for each distinct literal argument: called as ``halt(mem, 228,
+    ...)``, e2's best module held 509 copies of ``halt`` and 256 of ``improve``, each a
+    compile of its own; cast, each helper is compiled once."""
+    return f"{helper}(mem, " + ", ".join(f"I({a})" for a in args) + ")"
 
 
 def next_free(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
@@ -215,7 +223,7 @@ class _Source:
             f"{ind2}mem[{sq}] = p{d}",
             f"{ind2}if n >= budget:",  # the list kernel's stop: look into the child first
             *(f"{ind2}    {line}" for line in self.save(d)),
-            f"{ind2}    st = halt(mem, {d}, i{d}, t{d}, {self.key(d + 1, first)})",
+            f"{ind2}    st = {call('halt', d, f'i{d}', f't{d}', self.key(d + 1, first))}",
             f"{ind2}    break",
             f"{ind2}mem[t{d}] = 1",
         ]

@@ -31,11 +31,11 @@ from numba import njit
 
 from . import generated
 from .best_kernel import phase_range
-from .generated import begins_function, chained, key_expression, next_free, place_again, square_code
+from .generated import begins_function, call, chained, key_expression, next_free, place_again, square_code
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 4
+VERSION = 5
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -314,17 +314,17 @@ class _Source:
         err_next = f"r{e}" if phased else "0"
         prio_next = f"w{e}" if self.tracks(e) else "0"
         j_now = f"j{d}" if phased else "0"
-        halt = f"halt(mem, {d}, i{d}, {j_now}, e{d}, t{d}, {self.key(e, 0, first)}, {err_next}, {score}, {prio_next}"
+        halt = [d, f"i{d}", j_now, f"e{d}", f"t{d}", self.key(e, 0, first), err_next, score, prio_next]
         out += [
             f"{ind2}if {score} >= fl:",
-            f"{ind2}    if improve(mem, {d}, {score}):",
+            f"{ind2}    if {call('improve', d, score)}:",
             *(f"{ind2}        {line}" for line in self.save(d, first)),
-            f"{ind2}        st = {halt}, {TARGET})",
+            f"{ind2}        st = {call('halt', *halt, TARGET)}",
             f"{ind2}        break",
             f"{ind2}    fl = mem[{self.FLAG}]",
             f"{ind2}if n >= budget:",
             *(f"{ind2}    {line}" for line in self.save(d, first)),
-            f"{ind2}    st = {halt}, {BUDGET})",
+            f"{ind2}    st = {call('halt', *halt, BUDGET)}",
             f"{ind2}    break",
             f"{ind2}mem[t{d}] = 1",
         ]
@@ -397,9 +397,9 @@ class _Source:
         state of each depth as it unwinds."""
         out = [
             f"{ind}if {score} >= fl:",
-            f"{ind}    improve(mem, {d}, {score})",
+            f"{ind}    {call('improve', d, score)}",
             f"{ind}    fl = mem[{self.FLAG}]",
-            f"{ind}full = leaf(mem, {score})",
+            f"{ind}full = {call('leaf', score)}",
             f"{ind}mem[{self.BOARD + self.order[d]}] = -1",
             f"{ind}if full or {score} >= mem[{self.GOAL}] or n >= budget:",
             *(f"{ind}    {line}" for line in self.save(d, first)),
