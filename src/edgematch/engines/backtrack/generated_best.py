@@ -35,7 +35,7 @@ from .generated import begins_function, call, chained, key_expression, next_free
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 5
+VERSION = 6
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -316,16 +316,13 @@ class _Source:
         j_now = f"j{d}" if phased else "0"
         halt = [d, f"i{d}", j_now, f"e{d}", f"t{d}", self.key(e, 0, first), err_next, score, prio_next]
         out += [
-            f"{ind2}if {score} >= fl:",
-            f"{ind2}    if {call('improve', d, score)}:",
-            *(f"{ind2}        {line}" for line in self.save(d, first)),
-            f"{ind2}        st = {call('halt', *halt, TARGET)}",
-            f"{ind2}        break",
+            f"{ind2}if {score} >= fl or n >= budget:",
+            f"{ind2}    st = {call('settle', d, score, 'n', 'budget')}",
             f"{ind2}    fl = mem[{self.FLAG}]",
-            f"{ind2}if n >= budget:",
-            *(f"{ind2}    {line}" for line in self.save(d, first)),
-            f"{ind2}    st = {call('halt', *halt, BUDGET)}",
-            f"{ind2}    break",
+            f"{ind2}    if st != 0:",
+            *(f"{ind2}        {line}" for line in self.save(d, first)),
+            f"{ind2}        st = {call('halt', *halt, 'st')}",
+            f"{ind2}        break",
             f"{ind2}mem[t{d}] = 1",
         ]
         if e < last:
@@ -434,6 +431,17 @@ class _Source:
             f"    mem[{self.PRIO} + d + 1] = w",
             f"    mem[{self.DEPTH}] = d + 1",
             "    return status",
+            "",
+            "",
+            "@njit(cache=True, nogil=True)",
+            "def settle(mem, d, m, n, budget):",
+            '    """A node at depth d scoring m, at the flag or at the end of the budget: the',
+            '    status it stops with (0: none), the best board kept first."""',
+            f"    if m >= mem[{self.FLAG}] and improve(mem, d, m):",
+            f"        return {TARGET}",
+            "    if n >= budget:",
+            f"        return {BUDGET}",
+            "    return 0",
             "",
             "",
             "@njit(cache=True, nogil=True)",
