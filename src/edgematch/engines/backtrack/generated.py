@@ -17,8 +17,8 @@ checkpoints and splits work unchanged and either kernel can go on from the other
 The source is written to a cache folder (``EDGEMATCH_CACHE_DIR``, else the user's cache
 folder) under a name that digests everything baked into it, and imported as a module, so
 Numba caches its machine code beside it.  The first search of a puzzle and order
-compiles it (minutes for e2dev/bench-hard's 216 depths: docs/backtracking.md; counted in
-that search's time); later searches load it in under a second (docs/backtracking.md).
+compiles it (minutes for e2dev/bench-hard's 216 depths, counted in that search's time);
+later searches load it in under a second (docs/backtracking.md).
 """
 
 from __future__ import annotations
@@ -103,10 +103,9 @@ IMPORTS = ["from numba import njit", "from numba import int64 as I", "from numba
 
 
 def call(helper: str, *args: object) -> str:
-    """A call of a generated helper with every scalar passed as int64.  Numba compiles a
-    jitted function again for each distinct literal argument: called as ``halt(mem, 228,
-    ...)``, e2's best module held 509 copies of ``halt`` and 256 of ``improve``, each a
-    compile of its own; cast, each helper is compiled once."""
+    """A call of a generated helper with every scalar passed as int64: Numba compiles a
+    jitted function again for each distinct literal argument (``halt(mem, 228, ...)``), so
+    uncast, a module compiled its helpers once per depth (docs/backtracking.md)."""
     return f"{helper}(mem, " + ", ".join(f"I({a})" for a in args) + ")"
 
 
