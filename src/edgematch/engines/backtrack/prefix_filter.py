@@ -28,11 +28,11 @@ from numba import uint64 as U
 
 from .best_kernel import phase_range
 
-#: settled depths are this many depths above the shallowest one the last slice placed at,
-#: so that a slice rarely backtracks into the prefix it filtered out (the prototype on e2,
-#: 98 slices of 2e7 nodes: a margin of 0 fell back in 44, 4 in 20, 12 in 3; 4 and 12 ran
-#: at 79.9 and 79.8 million nodes per second)
-MARGIN = 8
+#: settled depths are this many depths above the shallowest one the last slice placed at.
+#: None: a slice that backtracks into its filtered prefix costs only a restart, while each
+#: depth left unfiltered costs every slice its used entries (8 before 2026-11-28: 5.6 %
+#: more time on e2, 6.1 % on e2dev/bench-hard; docs/backtracking.md)
+MARGIN = 0
 #: filter only when at least this many depths are settled (a copy of the tables for a few
 #: tiles fewer is not worth making)
 MIN_SETTLED = 8
