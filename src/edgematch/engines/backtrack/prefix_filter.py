@@ -28,10 +28,10 @@ from numba import uint64 as U
 
 from .best_kernel import phase_range
 
-#: settled depths are this many depths above the shallowest one the last slice placed at.
-#: None: a slice that backtracks into its filtered prefix costs only a restart, while each
-#: depth left unfiltered costs every slice its used entries (8 before 2026-11-28: 5.6 %
-#: more time on e2, 6.1 % on e2dev/bench-hard; docs/backtracking.md)
+#: settled depths end this many depths above the shallowest one the last slice placed at.
+#: 0, because a slice that backtracks into its filtered prefix costs only a restart, while
+#: each depth left unfiltered costs every slice the reads of its used tiles (a margin of 8
+#: took 5.6 % more time on e2 and 6.1 % on e2dev/bench-hard; docs/backtracking.md)
 MARGIN = 0
 #: filter only when at least this many depths are settled (a copy of the tables for a few
 #: tiles fewer is not worth making)
