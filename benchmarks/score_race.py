@@ -309,6 +309,8 @@ def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, 
             our_core = k % 2
             data, theirs = beside(args, our_core, peer)
             pair = {"race": "rate pair", "round": k + 1, "pair_seconds": seconds}
+            if puzzle_name == "e2":  # the exact search of bench-hard takes no seed
+                pair["seed"] = seed
             rows.append({**rate_row(puzzle_name, args, data), "core": our_core, **pair})
             rows.append({**theirs, "core": 1 - our_core, **pair})
     return rows
@@ -321,8 +323,8 @@ def key(row: dict) -> tuple:
     which: object = None  # what tells apart rows of one race
     if race == "depth":
         which = row.get("seed")
-    elif race == "rate pair":  # pairs of other days, commits and lengths are kept beside today's
-        which = (row.get("date"), row.get("code"), row.get("round"), pair_seconds(row))
+    elif race == "rate pair":  # pairs of other days, commits, seeds and lengths are kept beside today's
+        which = (row.get("date"), row.get("code"), pair_seed(row), row.get("round"), pair_seconds(row))
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, which)
 
 
@@ -472,6 +474,15 @@ def pair_seconds(row: dict) -> int:
     return int(row.get("pair_seconds") or round(row["seconds"]))
 
 
+def pair_seed(row: dict) -> int | None:
+    """The seed a rate pair searched with (rows written before the field: read from its
+    command, ``--seed S`` for edgematch and ``SEED=S..`` for libblackwood; None if neither)."""
+    if row.get("seed") is not None:
+        return int(row["seed"])
+    found = re.search(r"(?:--seed |SEED=)(\d+)", row.get("command", ""))
+    return int(found.group(1)) if found else None
+
+
 def rate_pair_table(rows: list[dict]) -> list[str]:
     """The side-by-side rates, a line per pair, then per board: how often edgematch was faster."""
     if not rows:
@@ -484,23 +495,25 @@ def rate_pair_table(rows: list[dict]) -> list[str]:
         "(Blackwood's method, no endgame), on e2dev/bench-hard beside eternity2.dev's engine (the "
         "exact search). Commands as in the table above.",
         "",
-        "| date | code | puzzle | seconds | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
-        "|---|---|---|---:|---:|---:|---|---:|---:|",
+        "| date | code | puzzle | seed | seconds | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|",
     ]
     pairs: dict[tuple, dict[str, dict]] = {}
     for r in rows:
-        pairs.setdefault((r["date"], r["code"], r["puzzle"], pair_seconds(r), r["round"]), {})[
-            "edgematch" if r["engine"] == "edgematch" else "peer"
-        ] = r
+        seed = pair_seed(r)
+        pairs.setdefault(
+            (r["date"], r["code"], r["puzzle"], -1 if seed is None else seed, pair_seconds(r), r["round"]), {}
+        )["edgematch" if r["engine"] == "edgematch" else "peer"] = r
     ratios: dict[str, list[float]] = {}
-    for (date, code, puzzle, seconds, round_no), pair in sorted(pairs.items()):
+    for (date, code, puzzle, seed, seconds, round_no), pair in sorted(pairs.items()):
         if len(pair) != 2:
             continue
         ours, theirs = pair["edgematch"], pair["peer"]
         ratio = ours["nodes_per_second"] / theirs["nodes_per_second"]
         ratios.setdefault(f"{puzzle} beside {theirs['engine']}, {seconds} s", []).append(ratio)
         lines.append(
-            f"| {date} | {code} | {puzzle} | {seconds} | {round_no} | {ours['nodes_per_second']:,} ({ours['core']}) | "
+            f"| {date} | {code} | {puzzle} | {'-' if seed < 0 else seed} | {seconds} | {round_no} | "
+            f"{ours['nodes_per_second']:,} ({ours['core']}) | "
             f"{theirs['engine']} | {theirs['nodes_per_second']:,} ({theirs['core']}) | {ratio:.2f} |"
         )
     lines += ["", "| board and peer | pairs | edgematch faster | median ratio |", "|---|---:|---:|---:|"]

@@ -6,8 +6,9 @@ from __future__ import annotations
 from benchmarks import score_race
 
 
-def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood", seconds=60):
+def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood", seconds=60, seed=1):
     common = {
+        "seed": seed,
         "puzzle": puzzle,
         "race": "rate pair",
         "round": round_no,
@@ -22,13 +23,14 @@ def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood", s
     ]
 
 
-def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_and_length():
+def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_seed_and_length():
     today = pair_rows("2026-11-26", "abc", "e2", 1, 70, 60)[0]
     assert score_race.key(today) == score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 1, 1)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 2, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-25", "abc", "e2", 1, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "def", "e2", 1, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 70, 60, seconds=300)[0])
+    assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 70, 60, seed=4)[0])
     # rows written before pairs kept their length: the seconds they measured, rounded
     older = {k: v for k, v in today.items() if k != "pair_seconds"}
     assert score_race.key(older) == score_race.key(today)
@@ -37,23 +39,38 @@ def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_and_lengt
     assert score_race.key(today) != score_race.key(alone)
 
 
+def test_rows_written_before_the_seed_field_take_it_from_their_command():
+    ours, theirs = pair_rows("2026-11-27", "abc", "e2", 1, 70, 60)
+    del ours["seed"], theirs["seed"]
+    ours["command"] = "edgematch search e2 --order blackwood --seed 3 --jobs 1 --time-limit 300"
+    theirs["command"] = "SCENARIO=jb470perf PUZZLE=E2ncud SEED=3.. BW_SECONDS=300 python3 bw_run.py"
+    assert score_race.pair_seed(ours) == score_race.pair_seed(theirs) == 3
+    assert score_race.key(ours) == score_race.key(pair_rows("2026-11-27", "abc", "e2", 1, 1, 1, seed=3)[0])
+    assert score_race.pair_seed({"command": "edgematch solve e2dev/bench-hard --jobs 1"}) is None
+    assert "| 2026-11-27 | abc | e2 | 3 | 60 | 1 | 70 (0) |" in "\n".join(score_race.rate_pair_table([ours, theirs]))
+
+
 def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
     rows = [
         *pair_rows("2026-11-26", "abc", "e2", 1, 66, 60),
         *pair_rows("2026-11-26", "abc", "e2", 2, 57, 60),
         *pair_rows("2026-11-26", "abc", "e2", 3, 72, 60),
-        *pair_rows("2026-11-26", "abc", "e2dev/bench-hard", 1, 120, 100, peer="eternity2.dev"),
+        *pair_rows("2026-11-26", "abc", "e2dev/bench-hard", 1, 120, 100, peer="eternity2.dev", seed=None),
+        # another seed of the same round is its own pair
+        *pair_rows("2026-11-26", "abc", "e2", 1, 55, 50, seed=2),
         # a longer pair of the same round is its own line and its own summary
         *pair_rows("2026-11-26", "abc", "e2", 1, 50, 60, seconds=300),
         # a round whose peer row is missing is left out, not counted
         pair_rows("2026-11-26", "abc", "e2", 4, 90, 60)[0],
     ]
     text = "\n".join(score_race.rate_pair_table(rows))
-    assert "| 2026-11-26 | abc | e2 | 60 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
-    assert "| 2026-11-26 | abc | e2 | 60 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
-    assert "| 2026-11-26 | abc | e2 | 300 | 1 | 50 (0) | libblackwood | 60 (1) | 0.83 |" in text
-    assert "| e2 beside libblackwood, 60 s | 3 | 2 | 1.10 |" in text
+    assert "| 2026-11-26 | abc | e2 | 1 | 60 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
+    assert "| 2026-11-26 | abc | e2 | 1 | 60 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
+    assert "| 2026-11-26 | abc | e2 | 2 | 60 | 1 | 55 (0) | libblackwood | 50 (1) | 1.10 |" in text
+    assert "| 2026-11-26 | abc | e2 | 1 | 300 | 1 | 50 (0) | libblackwood | 60 (1) | 0.83 |" in text
+    assert "| 2026-11-26 | abc | e2dev/bench-hard | - | 60 | 1 | 120 (0) | eternity2.dev | 100 (1) | 1.20 |" in text
+    assert "| e2 beside libblackwood, 60 s | 4 | 3 | 1.10 |" in text
     assert "| e2 beside libblackwood, 300 s | 1 | 0 | 0.83 |" in text
     assert "| e2dev/bench-hard beside eternity2.dev, 60 s | 1 | 1 | 1.20 |" in text
-    assert "| 4 |" not in text
+    assert "| 60 | 4 |" not in text
     assert score_race.rate_pair_table([]) == []
