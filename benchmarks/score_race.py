@@ -17,11 +17,12 @@ runs the two side by side, one core each, with Blackwood's method (JB470's rule:
 invalid joins, no endgame): the deepest board each reaches.
 
 Prints each row as it is measured and writes ``results/score_race.md`` and ``.json``
-(``--merge`` keeps the rows of earlier runs that this one did not measure again).
+(``--merge`` keeps the rows of earlier runs that this one did not measure again;
+``--rewrite`` measures nothing and writes the tables again from the ``.json``).
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
-        [--depth-horizons 60,600] [--peers-only] [--rate-pairs K]
+        [--depth-horizons 60,600] [--peers-only] [--rate-pairs K] [--rewrite]
 
 ``--rate-pairs K`` measures the rates side by side: edgematch and each peer given at the
 same time, one core each, K rounds with the cores swapped each round.
@@ -355,13 +356,28 @@ def engine_label(row: dict) -> str:
     return f"{row['engine']} ({row['kernel']} kernel)" if row.get("kernel") else row["engine"]
 
 
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven between wins
+    and losses (ties left out) if either engine were as likely as the other to be deeper."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
 def depth_summary(depths: list[dict]) -> list[str]:
     """Per horizon, over the seeds both engines ran: how often edgematch was deeper, as
-    deep or shallower, and each engine's deepest and median depth."""
+    deep or shallower, each engine's deepest, median and mean depth, and whether the split
+    could be chance (a sign test), so that "deeper" is claimed only where it is not."""
     lines = [
-        "| horizon | seeds | edgematch deeper | as deep | shallower | edgematch deepest, median | "
-        "libblackwood deepest, median |",
-        "|---:|---:|---:|---:|---:|---|---|",
+        "Seed for seed at each horizon (every code version measured, pooled). The sign test's p is "
+        "the chance of a split at least this uneven if both engines were as likely to be the deeper "
+        "one: below 0.05, the deeper engine is deeper; above it, the two are not told apart.",
+        "",
+        "| horizon | seeds | edgematch deeper | as deep | shallower | sign test p | "
+        "edgematch deepest, median, mean | libblackwood deepest, median, mean | mean difference |",
+        "|---:|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for horizon in sorted({r["horizon"] for r in depths}):
         by_seed: dict[int, dict[str, int]] = {}
@@ -372,10 +388,13 @@ def depth_summary(depths: list[dict]) -> list[str]:
         if not pairs:
             continue
         ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
+        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
         lines.append(
-            f"| {horizon} s | {len(pairs)} | {sum(a > b for a, b in pairs)} | {sum(a == b for a, b in pairs)} | "
-            f"{sum(a < b for a, b in pairs)} | {max(ours)}, {statistics.median(ours):g} | "
-            f"{max(theirs)}, {statistics.median(theirs):g} |"
+            f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
+            f"{sign_test(deeper, shallower):.2f} | "
+            f"{max(ours)}, {statistics.median(ours):g}, {statistics.mean(ours):.2f} | "
+            f"{max(theirs)}, {statistics.median(theirs):g}, {statistics.mean(theirs):.2f} | "
+            f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} |"
         )
     return lines
 
@@ -536,6 +555,11 @@ def main(argv=None) -> int:
     parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
     parser.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="measure nothing: write score_race.md again from score_race.json (after a change to the tables)",
+    )
+    parser.add_argument(
         "--peers-only",
         action="store_true",
         help="measure only the peers (edgematch's rows come from an earlier run: use with --merge)",
@@ -556,6 +580,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     global PEER_PYTHON
     PEER_PYTHON = args.peer_python
+    if args.rewrite:
+        saved = json.loads((RESULTS / "score_race.json").read_text())
+        write(saved["rows"], {k: saved[k] for k in ("machine", "code", "date")})
+        return 0
     header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
     rows: list[dict] = []
     if args.merge and (RESULTS / "score_race.json").exists():

@@ -74,3 +74,36 @@ def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
     assert "| e2dev/bench-hard beside eternity2.dev, 60 s | 1 | 1 | 1.20 |" in text
     assert "| 60 | 4 |" not in text
     assert score_race.rate_pair_table([]) == []
+
+
+def test_the_sign_test_is_the_exact_two_sided_binomial_tail():
+    assert score_race.sign_test(0, 0) == 1.0
+    assert score_race.sign_test(3, 3) == 1.0
+    # 10 against 6: 2 * P(X <= 6), X ~ Binomial(16, 1/2) = 2 * 0.2272491455 = 0.454...
+    assert abs(score_race.sign_test(10, 6) - 0.4544982910) < 1e-9
+    assert score_race.sign_test(6, 10) == score_race.sign_test(10, 6)
+    # 9 against 0: 2 / 2**9
+    assert abs(score_race.sign_test(9, 0) - 2 / 512) < 1e-12
+
+
+def depth_rows(horizon, seed, ours, theirs):
+    common = {"race": "depth", "horizon": horizon, "seed": seed}
+    return [
+        {"engine": "edgematch", "deepest_tiles": ours, **common},
+        {"engine": "libblackwood", "deepest_tiles": theirs, **common},
+    ]
+
+
+def test_the_depth_summary_counts_seed_for_seed_and_gives_means_and_the_sign_test():
+    rows = [
+        *depth_rows(60, 1, 248, 247),
+        *depth_rows(60, 2, 250, 248),
+        *depth_rows(60, 3, 247, 248),
+        *depth_rows(60, 4, 248, 248),
+        # a seed only one engine ran is left out
+        {"engine": "edgematch", "deepest_tiles": 255, "race": "depth", "horizon": 60, "seed": 5},
+        *depth_rows(600, 1, 249, 251),
+    ]
+    table = "\n".join(score_race.depth_summary(rows))
+    assert "| 60 s | 4 | 2 | 1 | 1 | 1.00 | 250, 248, 248.25 | 248, 248, 247.75 | +0.50 |" in table
+    assert "| 600 s | 1 | 0 | 0 | 1 | 1.00 | 249, 249, 249.00 | 251, 251, 251.00 | -2.00 |" in table
