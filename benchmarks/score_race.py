@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from scipy.stats import binomtest
+
 if not __package__:  # run as `python benchmarks/score_race.py`: import the siblings as `benchmarks.*`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -357,13 +359,9 @@ def engine_label(row: dict) -> str:
 
 
 def sign_test(wins: int, losses: int) -> float:
-    """Two-sided exact sign test: the chance of a split at least this uneven between wins
-    and losses (ties left out) if either engine were as likely as the other to be deeper."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / 2**n
-    return min(1.0, 2 * tail)
+    """Two-sided exact sign test (SciPy's binomial test): the chance of a split at least this
+    uneven between wins and losses (ties left out) if either engine were as likely to be deeper."""
+    return 1.0 if wins + losses == 0 else float(binomtest(wins, wins + losses).pvalue)
 
 
 def depth_summary(depths: list[dict]) -> list[str]:
