@@ -65,6 +65,9 @@ SEARCH: list[str] = []
 DEPTH_SEARCH = ["--order", "blackwood", "--schedule", "blackwood", "--priority-colours", "20,5,7"]
 DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--exact-squares", "B16,C16,D16,E16"]
 DEPTH_SEARCH += ["--endgame", "0", "--polish", "0"]
+#: the horizons a longer depth race also reports, from when each engine first reached each
+#: depth (so that one race of an hour gives a depth at a minute and at ten minutes too)
+DEPTH_CHECKPOINTS = (60, 600, 3600)
 #: complete boards at or above this score are logged (and counted per score)
 LOGGED = 463
 #: the scores whose boards-per-hour rates the table shows
@@ -141,6 +144,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
         env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
+    ensure_driver(folder)
     # the build folder depends on the parameters: build it once before the processes start,
     # or each would try to create it
     built = subprocess.run([PEER_PYTHON, "bw_run.py"], cwd=folder, env=dict(env, SEED=str(seed), BUILD_ONLY="1"))
@@ -167,6 +171,14 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         results.append(dict(re.findall(r"(\w+)=(\S+)", line)))
     nodes = sum(int(r["nodes"]) for r in results)
     seconds = max(float(r["elapsed_s"]) for r in results)
+    # when each depth was first seen, the earliest of the processes (drivers before 2026-11-28
+    # did not print it)
+    depth_at: dict[int, float] = {}
+    for r in results:
+        for item in r.get("depth_at", "none").split(","):
+            if ":" in item:
+                depth, at = item.split(":")
+                depth_at[int(depth)] = min(float(at), depth_at.get(int(depth), math.inf))
     scores = [int(r["best_score"]) for r in results if r["best_score"].isdigit()]
     depths = [int(r["best_depth_tracked"]) for r in results]
     return {
@@ -182,10 +194,51 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         # hold a tile (the starter is its depth 119): d tiles on the board
         "deepest_tiles": max(depths) if max(depths) > 0 else None,
         "best_depth_tracked": max(depths),
+        "depth_at": {str(d): round(depth_at[d], 2) for d in sorted(depth_at)},
         "nodes_per_second_per_core": round(nodes / seconds / jobs) if seconds else None,
         "seconds": round(seconds, 1),
         "load_average": load_average(),
     }
+
+
+def ensure_driver(folder: Path) -> None:
+    """Puts this repository's libblackwood driver (benchmarks/peers/bw_run.py, ours, not
+    libblackwood's) into ``folder`` where it is missing or older."""
+    ours = Path(__file__).resolve().parent / "peers" / "bw_run.py"
+    theirs = folder / "bw_run.py"
+    if not theirs.exists() or theirs.read_bytes() != ours.read_bytes():
+        shutil.copyfile(ours, theirs)
+        print(f"copied {ours} to {theirs}", file=sys.stderr)
+
+
+def reached_by(reached_at: dict | None, seconds: float) -> int | None:
+    """The largest value (a depth, a score) first reached within ``seconds``, from a map of
+    value to the seconds it was first reached at; None when none was."""
+    values = [int(v) for v, at in (reached_at or {}).items() if at <= seconds]
+    return max(values) if values else None
+
+
+def checkpoints(row: dict) -> list[dict]:
+    """The rows a depth race gives for the shorter horizons of :data:`DEPTH_CHECKPOINTS`:
+    each engine's depth (and edgematch's best score) first reached by then, marked with the
+    race they come from (``within``); no rate (only the whole race's was measured)."""
+    rows = []
+    for horizon in DEPTH_CHECKPOINTS:
+        if horizon >= row["horizon"] or "depth_at" not in row:
+            continue
+        cut = {k: v for k, v in row.items() if k not in ("depth_at", "best_score_at")}
+        cut.update(
+            horizon=horizon,
+            within=row["horizon"],
+            deepest_tiles=reached_by(row["depth_at"], horizon),
+            best_score=reached_by(row.get("best_score_at"), horizon),
+            nodes_per_second_per_core=None,
+            seconds=horizon,
+        )
+        if row["engine"] == "libblackwood":
+            cut.pop("best_depth_tracked", None)
+        rows.append(cut)
+    return rows
 
 
 def pinned(core: int) -> list[str]:
@@ -216,6 +269,7 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
     args += ["--no-record", "--json", "--quiet"]
     warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
     data, theirs = beside(args, 0, lambda other: race_libblackwood(folder, horizon, 1, seed, first_core=other))
+    stats = data["statistics"]
     mine = {
         "engine": "edgematch",
         "puzzle": "e2",
@@ -225,13 +279,17 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
         "seed": seed,
         "command": "edgematch " + " ".join(args),
         "deepest_tiles": int(data["deepest"]) + 1,  # the starter is on the board before the search
+        # the search's depths, as tiles on the board, and its best scores: when first reached
+        "depth_at": {str(int(d) + 1): at for d, at in (stats.get("deepest_at") or {}).items()},
+        "best_score_at": stats.get("best_score_at") or {},
         "best_score": data["best_score"],
         "nodes_per_second_per_core": round(data["nodes"] / float(data["seconds"])),
-        "kernel": data["statistics"].get("kernel", "lists"),
+        "kernel": stats.get("kernel", "lists"),
         "seconds": round(float(data["seconds"]), 1),
         "load_average": load_average(),
     }
-    return [mine, {**theirs, "race": "depth"}]
+    theirs = {**theirs, "race": "depth"}
+    return [mine, theirs, *checkpoints(mine), *checkpoints(theirs)]
 
 
 def rate_row(puzzle_name: str, args: list[str], data: dict) -> dict:
@@ -329,6 +387,15 @@ def key(row: dict) -> tuple:
     elif race == "rate pair":  # pairs of other days, commits, seeds and lengths are kept beside today's
         which = (row.get("date"), row.get("code"), pair_seed(row), row.get("round"), pair_seconds(row))
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, which)
+
+
+def merged(rows: list[dict], row: dict) -> list[dict]:
+    """``rows`` with ``row`` in place of the row that measured the same thing; a depth read
+    at a checkpoint of a longer race (``within``) never replaces one raced to that horizon."""
+    same = [r for r in rows if key(r) == key(row)]
+    if row.get("within") and any(not r.get("within") for r in same):
+        return rows
+    return [r for r in rows if key(r) != key(row)] + [row]
 
 
 #: the longer horizons given as extrapolations of a race's boards per score
@@ -465,15 +532,20 @@ def write(rows: list[dict], header: dict) -> None:
         "method: Blackwood's scan order, break indexes (at most 10 invalid joins on the board) and "
         "colour-pattern bound, no endgame (edgematch: `search e2 "
         + " ".join(DEPTH_SEARCH)
-        + "`; libblackwood: its JB470 scenario). Deepest = tiles on the board, the starter included.",
+        + "`; libblackwood: its JB470 scenario). Deepest = tiles on the board, the starter included. "
+        'A horizon "60 s (of 600 s)" is read from a longer race: the depth each engine had first '
+        "reached by then (edgematch notes it after each slice of 0.02 s, libblackwood's driver samples "
+        "its deepest depth every quarter second); such a race's seed is one not raced to that horizon.",
         "",
         "| horizon | engine | deepest tiles | best score (partial board) | nodes/s | seed | load | command |",
         "|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in depths:
+        horizon = f"{r['horizon']} s" + (f" (of {r['within']} s)" if r.get("within") else "")
+        rate = f"{r['nodes_per_second_per_core']:,}" if r.get("nodes_per_second_per_core") else "-"
         lines.append(
-            f"| {r['horizon']} s | {engine_label(r)} | {r['deepest_tiles'] or '-'} | {r['best_score'] or '-'} | "
-            f"{r['nodes_per_second_per_core'] or 0:,} | {r['seed']} | {r['load_average']} | `{r['command']}` |"
+            f"| {horizon} | {engine_label(r)} | {r['deepest_tiles'] or '-'} | {r['best_score'] or '-'} | "
+            f"{rate} | {r['seed']} | {r['load_average']} | `{r['command']}` |"
         )
     lines += ["", *depth_summary(depths)]
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
@@ -590,7 +662,7 @@ def main(argv=None) -> int:
     def add(row: dict) -> None:
         row = {**row, "code": header["code"], "date": header["date"], "machine": header["machine"]}
         print(json.dumps(row), flush=True)
-        rows[:] = [r for r in rows if key(r) != key(row)] + [row]
+        rows[:] = merged(rows, row)
         write(rows, header)
 
     # the races' recipe (the depth race and the rates warm their own configurations)

@@ -229,3 +229,17 @@ def test_best_search_on_packed_codes_and_on_colour_look_ups_is_the_same_search(o
         assert packed.best_board.score() == packed.best_score
         assert (packed.best_board.tiles == plain.best_board.tiles).all()
         assert (packed.best_board.rotations == plain.best_board.rotations).all()
+
+
+def test_a_best_search_notes_when_each_new_depth_and_best_score_was_first_reached():
+    g = generate(7, 7, 5, 4, seed=11)
+    result = BacktrackSolver(schedule="30:1,40:2", seed=3, node_limit=2_000_000).best(g.puzzle)
+    deepest_at = {int(d): t for d, t in result.statistics["deepest_at"].items()}
+    best_at = {int(s): t for s, t in result.statistics["best_score_at"].items()}
+    # the last values noted are the search's own, and they were reached in order
+    assert max(deepest_at) == result.deepest
+    assert max(best_at) == result.best_score
+    for reached in (deepest_at, best_at):
+        depths = sorted(reached)
+        assert [reached[d] for d in depths] == sorted(reached[d] for d in depths)
+        assert all(0 <= t <= result.seconds + 1 for t in reached.values())

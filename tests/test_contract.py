@@ -186,6 +186,28 @@ def test_the_driver_checks_limits_in_its_documented_order():
     assert "interrupted" not in result.statistics
 
 
+def test_a_timeline_driver_notes_each_new_deepest_depth_and_best_score_once():
+    """The first time each value is reached, after the slice that reached it; equal or
+    lower values later are not noted again, and a driver without a timeline notes nothing."""
+    steps = [(5, 10), (5, 10), (7, 9), (6, 12), (9, 12)]  # (deepest, best score) after each slice
+    for timeline in (True, False):
+        result = SearchResult(best_score=-1)
+        driver = SliceDriver(result, Limits(), first_budget=5, timeline=timeline)
+        todo = iter(enumerate(steps, 1))
+
+        def one_slice(budget):
+            done, (deepest, result.best_score) = next(todo)
+            return SliceReport(nodes=budget, deepest=deepest, finished=done == len(steps))
+
+        assert driver.run(one_slice) is True
+        if not timeline:
+            assert "deepest_at" not in result.statistics and "best_score_at" not in result.statistics
+            continue
+        deepest_at, best_at = result.statistics["deepest_at"], result.statistics["best_score_at"]
+        assert list(deepest_at) == ["5", "7", "9"] and list(best_at) == ["10", "12"]
+        assert deepest_at["5"] == best_at["10"] <= deepest_at["7"] <= best_at["12"] <= deepest_at["9"]
+
+
 def test_a_signal_in_the_first_slices_compiler_says_nothing_was_searched():
     """The signal handler's KeyboardInterrupt inside the first slice (a kernel compiling)
     ends the run with nothing searched, and the result says so, as the command's own

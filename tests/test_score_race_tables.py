@@ -107,3 +107,38 @@ def test_the_depth_summary_counts_seed_for_seed_and_gives_means_and_the_sign_tes
     table = "\n".join(score_race.depth_summary(rows))
     assert "| 60 s | 4 | 2 | 1 | 1 | 1.00 | 250, 248, 248.25 | 248, 248, 247.75 | +0.50 |" in table
     assert "| 600 s | 1 | 0 | 0 | 1 | 1.00 | 249, 249, 249.00 | 251, 251, 251.00 | -2.00 |" in table
+
+
+def test_a_long_depth_race_gives_the_depths_first_reached_by_each_shorter_horizon():
+    race = {
+        "engine": "edgematch",
+        "puzzle": "e2",
+        "race": "depth",
+        "horizon": 3600,
+        "jobs": 1,
+        "seed": 1001,
+        "deepest_tiles": 250,
+        "best_score": 452,
+        "depth_at": {"240": 3.5, "247": 59.9, "248": 60.2, "249": 580.0, "250": 2000.0},
+        "best_score_at": {"440": 3.5, "448": 59.0, "450": 700.0},
+        "nodes_per_second_per_core": 40_000_000,
+    }
+    at_60, at_600 = score_race.checkpoints(race)
+    assert (at_60["horizon"], at_60["within"], at_60["deepest_tiles"], at_60["best_score"]) == (60, 3600, 247, 448)
+    assert (at_600["horizon"], at_600["deepest_tiles"], at_600["best_score"]) == (600, 249, 448)
+    assert at_60["nodes_per_second_per_core"] is None and "depth_at" not in at_60 and at_60["seed"] == 1001
+    # libblackwood tracks depths above 245 only: none by then reads as unknown
+    assert score_race.reached_by({"246": 61.0}, 60) is None
+    # a race to 600 s gives a 60 s row only; rows written before the timelines give none
+    assert [r["horizon"] for r in score_race.checkpoints({**race, "horizon": 600})] == [60]
+    assert score_race.checkpoints({k: v for k, v in race.items() if k != "depth_at"}) == []
+
+
+def test_a_checkpoint_never_replaces_a_race_run_to_that_horizon():
+    direct = {"engine": "edgematch", "puzzle": "e2", "race": "depth", "horizon": 60, "jobs": 1, "seed": 7,
+              "deepest_tiles": 248}
+    read = {**direct, "within": 600, "deepest_tiles": 249}
+    assert score_race.merged([direct], read) == [direct]
+    assert score_race.merged([read], direct) == [direct]
+    newer = {**read, "deepest_tiles": 247}
+    assert score_race.merged([read], newer) == [newer]

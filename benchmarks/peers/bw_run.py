@@ -75,9 +75,25 @@ def main():
     timer = threading.Timer(seconds, stopper)
     timer.start()
 
+    # When each new deepest depth was first seen (libblackwood tracks those above 245):
+    # sampled every quarter second, so that one long race also gives the depth at shorter
+    # horizons.
+    depth_at = {}
+    sampling = threading.Event()
+
+    def sampler():
+        while not sampling.wait(0.25):
+            depth = X.getBestDepthSeen(cb)
+            if depth > 0 and depth not in depth_at:
+                depth_at[depth] = time.time() - t0
+
     t0 = time.time()
+    watcher = threading.Thread(target=sampler, daemon=True)
+    watcher.start()
     X.solve(None, cb)
     elapsed = time.time() - t0
+    sampling.set()
+    watcher.join()
 
     timer.cancel()
     hb.stop_hb_thread = True
@@ -92,6 +108,8 @@ def main():
     used = X.getStatsPiecesUsedCount(cb)
     hpb = X.getStatsHeuristicPatternsBreakCount(cb)
     best_tracked = X.getBestDepthSeen(cb)           # only updated for depth > 245 (non-DEBUG builds)
+    if best_tracked > 0 and best_tracked not in depth_at:  # reached after the last sample
+        depth_at[best_tracked] = elapsed
 
     # Deepest depth from the per-depth histogram (jb470stats only): first 256-int line.
     max_depth = None
@@ -117,9 +135,10 @@ def main():
 
     print("RESULT engine=libblackwood scenario=%s seed=%d elapsed_s=%.3f nodes=%d nps=%.0f "
           "tried=%d tried_used=%d pattern_breaks=%d best_depth_tracked=%d max_depth_hist=%s "
-          "best_score=%s best_pieces=%s url=%s" % (
+          "best_score=%s best_pieces=%s depth_at=%s url=%s" % (
               puzzle.scenario.name.split("{")[0], seed, elapsed, nodes, nodes / elapsed if elapsed else 0,
-              tried, used, hpb, best_tracked, max_depth, score, pieces, url or "none"))
+              tried, used, hpb, best_tracked, max_depth, score, pieces,
+              ",".join("%d:%.2f" % (d, t) for d, t in sorted(depth_at.items())) or "none", url or "none"))
     return 0
 
 

@@ -223,12 +223,16 @@ class SliceDriver:
     started: float = field(default_factory=time.perf_counter)
     extra_progress: Callable[[], dict] | None = None
     deepest: int | None = None  # the deepest level an engine reports itself (else the result's)
+    #: record when each new deepest depth and each new best score was first reached, in
+    #: ``result.statistics["deepest_at"]`` / ``["best_score_at"]`` (a best-score search)
+    timeline: bool = False
 
     def __post_init__(self) -> None:
         self.budget = self.first_budget
         self.first = True
         self._last_report = time.perf_counter()
         self._counts_before = (self.result.nodes, self.result.solutions)
+        self._marked = (0, -1)  # the deepest depth and best score recorded so far
 
     @property
     def nodes_done(self) -> int:
@@ -286,6 +290,8 @@ class SliceDriver:
                 self.add(report.nodes, report.solutions)
                 if report.deepest is not None:
                     self.deepest = report.deepest
+                if self.timeline:
+                    self.mark_timeline()
                 stop = False
                 for board in report.boards:
                     if collect:
@@ -312,6 +318,22 @@ class SliceDriver:
             if self.stop is not None and self.stop.interrupted_warming and self.nodes_done == 0:
                 self.result.statistics["interrupted"] = NOTHING_SEARCHED
             return self.halt(StopReason.INTERRUPTED)
+
+    def mark_timeline(self) -> None:
+        """Note the seconds since the search started at which the deepest depth (tiles the
+        search placed) and the best score first reached each new value, to the slice: the
+        time-to-depth and time-to-score curves that compare searches at any horizon."""
+        deepest = self.result.deepest if self.deepest is None else self.deepest
+        best = self.result.best_score if self.result.best_score is not None else -1
+        if deepest <= self._marked[0] and best <= self._marked[1]:
+            return
+        seconds = round(self.elapsed(), 3)
+        stats = self.result.statistics
+        if deepest > self._marked[0]:
+            stats.setdefault("deepest_at", {})[str(deepest)] = seconds
+        if best > self._marked[1] and best >= 0:
+            stats.setdefault("best_score_at", {})[str(best)] = seconds
+        self._marked = (max(deepest, self._marked[0]), max(best, self._marked[1]))
 
     def _first_slice(self, run_slice: Callable[[int], SliceReport], want: int) -> SliceReport:
         """The first slice, during which a signal may interrupt a kernel's compilation

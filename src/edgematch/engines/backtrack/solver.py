@@ -365,7 +365,11 @@ class BacktrackSolver(Engine):
         """
         total = SearchResult(solver=self.name, best_score=-1, rotations=rotation_convention(self.each_rotation))
         driver = self.driver(
-            total, self.call_limits(limits), first_budget=FIRST_SLICE_NODES, slice_seconds=BEST_SLICE_SECONDS
+            total,
+            self.call_limits(limits),
+            first_budget=FIRST_SLICE_NODES,
+            slice_seconds=BEST_SLICE_SECONDS,
+            timeline=True,
         )
         return best_search(self, puzzle, start, driver, total, callback, segment)
 
