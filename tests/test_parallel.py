@@ -20,6 +20,7 @@ from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.loading import load
 from edgematch.parallel import Job, LocalBackend, parallel_search, resume_search
+from edgematch.parallel.coordinator import records
 from edgematch.parallel.splitting import BudgetPolicy
 from edgematch.runs import RunStore
 
@@ -127,6 +128,19 @@ def test_best_score_search_shares_its_best_and_returns_a_verified_board():
     assert result.best_board is not None
     assert result.best_board.score() == result.best_score
     assert result.best_score == puzzle.max_score or result.stopped_by in (StopReason.TIME, StopReason.TARGET)
+    # when the run first reached each depth and score: the workers' times on the run's clock
+    for name, last in (("deepest_at", result.deepest), ("best_score_at", result.best_score)):
+        reached = {int(v): t for v, t in result.statistics[name].items()}
+        assert max(reached) == last and 0 <= min(reached.values())
+        values = sorted(reached)
+        assert [reached[v] for v in values] == sorted(reached.values())
+
+
+def test_a_runs_records_are_the_values_that_were_new_highs_when_reached():
+    # worker A reached 10 at 1 s and 12 at 3 s, worker B 11 at 2 s and 12 at 2.5 s, 9 at 4 s
+    times = {10: 1.0, 11: 2.0, 12: 2.5, 9: 4.0}
+    assert records(times) == {"10": 1.0, "11": 2.0, "12": 2.5}
+    assert records({}) == {}
 
 
 def test_a_stop_flag_ends_every_worker_and_keeps_the_counts_so_far():

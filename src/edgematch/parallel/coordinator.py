@@ -12,6 +12,7 @@ subtree's prefix are taken out by :func:`.job.run_task`.
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -138,6 +139,10 @@ class Coordinator:
         self.portfolio = job.portfolio
         self.segment_start: Task | None = None
         self.exhausted = False  # a portfolio task searched the whole space: its best is optimal
+        # when this session of the run first reached each deepest depth and best score above
+        # those it started from (the tasks' own times, shifted to the run's clock)
+        self.reached: dict[str, dict[int, float]] = {"deepest_at": {}, "best_score_at": {}}
+        self.reached_from = {"deepest_at": 0, "best_score_at": -1}
 
     # ------------------------------------------------------------------ building the task list
     def start_new(self, start: Subtree | None = None) -> None:
@@ -215,6 +220,10 @@ class Coordinator:
     # ------------------------------------------------------------------ the loop
     def run(self) -> SearchResult:
         self.stop.working()  # from now on a signal stops the run between polls
+        self.reached_from = {
+            "deepest_at": deepest_of(self.tally.nodes_per_depth),
+            "best_score_at": self.tally.best_score,
+        }
         try:
             while self.pending or self.running:
                 self._check_limits()
@@ -301,7 +310,18 @@ class Coordinator:
                 self._end(StopReason.CALLBACK)
                 return
 
+    def _note_reached(self, outcome: dict) -> None:
+        """Add a task's times of first reaching each depth and score to the run's, on the
+        run's clock: the task started its own ``seconds`` before its outcome came back."""
+        began = self.elapsed() - float(outcome["seconds"])
+        for name, times in (outcome.get("reached") or {}).items():
+            into = self.reached.setdefault(name, {})
+            for value, at in times.items():
+                if int(value) > self.reached_from.get(name, -1):
+                    into[int(value)] = round(min(began + float(at), into.get(int(value), math.inf)), 3)
+
     def _finished(self, task: Task, outcome: dict) -> None:
+        self._note_reached(outcome)
         self.tally.add(outcome)
         self._emit(outcome)
         self.done += 1
@@ -355,6 +375,7 @@ class Coordinator:
 
     def _stopped(self, task: Task, outcome: dict) -> None:
         """A task the run's end stopped: its solutions and nodes are shown, not stored."""
+        self._note_reached(outcome)
         self.partial.add(outcome)
         self._emit(outcome)
         heapq.heappush(self.pending, (-task.estimate, task.key, task))
@@ -529,6 +550,9 @@ class Coordinator:
             },
             "subtrees": self.subtree_stats,
         }
+        for name, times in self.reached.items():
+            if times:
+                result.statistics[name] = records(times)
         if self.ledger is not None:
             result.statistics["run_id"] = self.ledger.run_id
             if self.job.mode == "search":
@@ -542,3 +566,20 @@ class Coordinator:
                 seconds=stats["seconds"],
             )
         return result
+
+
+def deepest_of(nodes_per_depth) -> int:
+    """The deepest depth with a node (1-based), 0 for none."""
+    return max((d + 1 for d, n in enumerate(nodes_per_depth) if n), default=0)
+
+
+def records(times: dict[int, float]) -> dict[str, float]:
+    """The values that were a new high when first reached (in time order), as the JSON's
+    ``{value: seconds}``: a lower value one worker reached after another had passed it is
+    no record of the run."""
+    kept: dict[str, float] = {}
+    high = None
+    for value, at in sorted(times.items(), key=lambda item: (item[1], -item[0])):
+        if high is None or value > high:
+            kept[str(value)], high = at, value
+    return kept

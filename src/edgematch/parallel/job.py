@@ -172,6 +172,10 @@ def run_task(
     return outcome_of(task.key, result, task.level, started)
 
 
+#: the statistics that say when a search first reached each value (see SliceDriver.timeline)
+REACHED = ("deepest_at", "best_score_at")
+
+
 def outcome_of(key: int | None, result, level: int, started: float, cut: bool = False) -> dict[str, Any]:
     """A search's result as plain data, without the nodes that re-placed the subtree's own
     prefix (depths below ``level``); ``cut``: the result of a split (complete, and its
@@ -196,6 +200,8 @@ def outcome_of(key: int | None, result, level: int, started: float, cut: bool = 
         "best_board": None if cut or result.best_board is None else _codes(result.best_board),
         "rotations": result.rotations,
         "statistics": {k: v for k, v in statistics.items() if isinstance(v, (int, float, str, bool)) or _counts(v)},
+        # when the task first reached each deepest depth and best score, on its own clock
+        "reached": {k: result.statistics[k] for k in REACHED if k in result.statistics},
     }
 
 
