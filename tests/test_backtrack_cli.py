@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 
 import pytest
@@ -92,6 +93,16 @@ def test_search_writes_the_best_board(capsys, tmp_path, puzzle_file):
     data = json.loads(out)
     assert code == 0 and data["best_score"] == data["max_score"] == 24
     assert run_cli(capsys, "verify", puzzle_file, out_file)[0] == 0
+
+
+def test_search_says_when_it_first_reached_its_best_scores(capsys, puzzle_file):
+    code, out, _ = run_cli(capsys, "search", puzzle_file, "--schedule", "5:1", "--json")
+    data = json.loads(out)
+    reached = data["statistics"]["best_score_at"]
+    assert code == 0 and max(map(int, reached)) == data["best_score"] and str(data["deepest"]) in data["statistics"]["deepest_at"]
+    code, out, _ = run_cli(capsys, "search", puzzle_file, "--schedule", "5:1")
+    line = next(x for x in out.splitlines() if x.startswith("best score first reached at: "))
+    assert code == 0 and re.search(rf"\b{data['best_score']} \([0-9.e-]+ s\)$", line.rstrip())
 
 
 def test_search_time_limit_and_fill(capsys, tmp_path):

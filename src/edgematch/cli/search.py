@@ -112,6 +112,16 @@ def score_histogram(counts: dict) -> str:
     return ", ".join(f"{score}: {counts[score]:,}" for score in sorted(counts, key=int))
 
 
+def time_to_score_line(statistics: dict, last: int = 5) -> str | None:
+    """``best score first reached at: 452 (2.1 s), 456 (9.8 s), ...``: the last few new best
+    scores of the search and when it reached them (None where none were noted)."""
+    reached = statistics.get("best_score_at") or {}
+    if not reached:
+        return None
+    shown = sorted(reached, key=int)[-last:]
+    return "best score first reached at: " + ", ".join(f"{score} ({reached[score]:g} s)" for score in shown)
+
+
 def kept_boards_line(result, threshold) -> str | None:
     """How many boards the search saved, how many it holds, and where the rest are."""
     from ..parallel.job import TASK_BOARDS
@@ -357,6 +367,9 @@ def run(args) -> int:
                 print(f"completed {how}: score {board.score()}")
             if written and written != "-":
                 print(f"board written to {written}")
+            reached_line = time_to_score_line(result.statistics)
+            if reached_line:
+                print(reached_line)
             histogram = score_histogram(result.statistics.get("boards_by_score") or {})
             if histogram:
                 print(f"complete boards by score: {histogram}")
