@@ -66,8 +66,9 @@ DEPTH_SEARCH = ["--order", "blackwood", "--schedule", "blackwood", "--priority-c
 DEPTH_SEARCH += ["--priority-schedule", "blackwood", "--priority-first", "--exact-squares", "B16,C16,D16,E16"]
 DEPTH_SEARCH += ["--endgame", "0", "--polish", "0"]
 #: the horizons a longer depth race also reports, from when each engine first reached each
-#: depth (so that one race of an hour gives a depth at a minute and at ten minutes too)
-DEPTH_CHECKPOINTS = (60, 600, 3600)
+#: depth (so that one race of an hour gives a depth at a minute and at ten minutes too;
+#: 300 s is the horizon of the issue's first comparison)
+DEPTH_CHECKPOINTS = (60, 300, 600, 1800, 3600)
 #: complete boards at or above this score are logged (and counted per score)
 LOGGED = 463
 #: the scores whose boards-per-hour rates the table shows
@@ -398,6 +399,16 @@ def merged(rows: list[dict], row: dict) -> list[dict]:
     return [r for r in rows if key(r) != key(row)] + [row]
 
 
+def with_checkpoints(rows: list[dict]) -> list[dict]:
+    """``rows`` with the checkpoint rows of every depth race that noted when it reached its
+    depths (again: after a change to :data:`DEPTH_CHECKPOINTS`)."""
+    for row in list(rows):
+        if row.get("race") == "depth" and "depth_at" in row:
+            for cut in checkpoints(row):
+                rows = merged(rows, cut)
+    return rows
+
+
 #: the longer horizons given as extrapolations of a race's boards per score
 EXTRAPOLATED_HOURS = (8, 24)
 
@@ -652,7 +663,7 @@ def main(argv=None) -> int:
     PEER_PYTHON = args.peer_python
     if args.rewrite:
         saved = json.loads((RESULTS / "score_race.json").read_text())
-        write(saved["rows"], {k: saved[k] for k in ("machine", "code", "date")})
+        write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})
         return 0
     header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
     rows: list[dict] = []

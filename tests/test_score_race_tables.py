@@ -123,14 +123,19 @@ def test_a_long_depth_race_gives_the_depths_first_reached_by_each_shorter_horizo
         "best_score_at": {"440": 3.5, "448": 59.0, "450": 700.0},
         "nodes_per_second_per_core": 40_000_000,
     }
-    at_60, at_600 = score_race.checkpoints(race)
+    at_60, at_300, at_600, at_1800 = score_race.checkpoints(race)
     assert (at_60["horizon"], at_60["within"], at_60["deepest_tiles"], at_60["best_score"]) == (60, 3600, 247, 448)
+    assert (at_300["horizon"], at_300["deepest_tiles"]) == (300, 248)
     assert (at_600["horizon"], at_600["deepest_tiles"], at_600["best_score"]) == (600, 249, 448)
+    assert (at_1800["horizon"], at_1800["deepest_tiles"], at_1800["best_score"]) == (1800, 249, 450)
     assert at_60["nodes_per_second_per_core"] is None and "depth_at" not in at_60 and at_60["seed"] == 1001
     # libblackwood tracks depths above 245 only: none by then reads as unknown
     assert score_race.reached_by({"246": 61.0}, 60) is None
-    # a race to 600 s gives a 60 s row only; rows written before the timelines give none
-    assert [r["horizon"] for r in score_race.checkpoints({**race, "horizon": 600})] == [60]
+    # a race to 600 s gives rows at 60 s and 300 s; rows written before the timelines give none
+    assert [r["horizon"] for r in score_race.checkpoints({**race, "horizon": 600})] == [60, 300]
+    # the tables are written again with the checkpoints of the horizons chosen now
+    rows = score_race.with_checkpoints([race])
+    assert [(r["horizon"], r.get("within")) for r in rows] == [(3600, None), (60, 3600), (300, 3600), (600, 3600), (1800, 3600)]
     assert score_race.checkpoints({k: v for k, v in race.items() if k != "depth_at"}) == []
 
 
