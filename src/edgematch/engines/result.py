@@ -48,10 +48,7 @@ class SearchResult:
     @property
     def deepest(self) -> int:
         """The deepest search depth reached (1-based: number of tiles the search placed)."""
-        for depth in range(len(self.nodes_per_depth), 0, -1):
-            if self.nodes_per_depth[depth - 1]:
-                return depth
-        return 0
+        return deepest_of(self.nodes_per_depth)
 
     def solution_set(self) -> set[tuple[tuple[int, int], ...]]:
         """The collected boards as a set of tuples of ``(tile, rotation)`` per square.
@@ -86,6 +83,14 @@ class SearchResult:
             data["boards"] = [board_data(b) for b in self.boards]
         data["statistics"] = self.statistics
         return data
+
+
+def deepest_of(nodes_per_depth) -> int:
+    """The deepest depth with a node (1-based), 0 for none."""
+    for depth in range(len(nodes_per_depth), 0, -1):
+        if nodes_per_depth[depth - 1]:
+            return depth
+    return 0
 
 
 def board_key(board: Board, each_rotation: bool = False) -> tuple[tuple[int, int], ...]:

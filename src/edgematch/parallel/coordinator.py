@@ -20,7 +20,7 @@ from typing import Any
 
 from ..engines.base import Limits, StopFlag, StopReason, Subtree
 from ..engines.kept_boards import KEEP_BOARDS, BestBoards
-from ..engines.result import SearchResult, add_statistics
+from ..engines.result import SearchResult, add_statistics, deepest_of
 from ..model import Board
 from ..runs.subtrees import SubtreeLedger, Totals
 from .job import Job, Task, board_of, job_parts, split_task
@@ -566,11 +566,6 @@ class Coordinator:
                 seconds=stats["seconds"],
             )
         return result
-
-
-def deepest_of(nodes_per_depth) -> int:
-    """The deepest depth with a node (1-based), 0 for none."""
-    return max((d + 1 for d, n in enumerate(nodes_per_depth) if n), default=0)
 
 
 def records(times: dict[int, float]) -> dict[str, float]:
