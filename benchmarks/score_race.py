@@ -43,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scipy.stats import binomtest
+from scipy.stats import binomtest, ttest_1samp, wilcoxon
 
 if not __package__:  # run as `python benchmarks/score_race.py`: import the siblings as `benchmarks.*`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -442,6 +442,27 @@ def sign_test(wins: int, losses: int) -> float:
     return 1.0 if wins + losses == 0 else float(binomtest(wins, wins + losses).pvalue)
 
 
+def mean_difference_interval(differences: list[int]) -> tuple[float, float] | None:
+    """95 % confidence interval of the mean paired difference (Student's t): how large the
+    lead could be, which a test's p alone does not say. None below two pairs or with no spread."""
+    if len(differences) < 2 or len(set(differences)) == 1:
+        return None
+    interval = ttest_1samp(differences, 0.0).confidence_interval(0.95)
+    return float(interval.low), float(interval.high)
+
+
+def signed_rank_test(differences: list[int]) -> float:
+    """Two-sided Wilcoxon signed-rank p over the paired differences (ties left out, as in the
+    sign test): it weighs a two-tile lead above a one-tile one, where the sign test does not."""
+    if not any(differences):
+        return 1.0
+    return float(wilcoxon(differences, zero_method="wilcox").pvalue)
+
+
+def interval_text(interval: tuple[float, float] | None) -> str:
+    return "-" if interval is None else f"{interval[0]:+.2f} to {interval[1]:+.2f}"
+
+
 def depth_summary(depths: list[dict]) -> list[str]:
     """Per horizon, over the seeds both engines ran: how often edgematch was deeper, as
     deep or shallower, each engine's deepest, median and mean depth, and whether the split
@@ -449,11 +470,14 @@ def depth_summary(depths: list[dict]) -> list[str]:
     lines = [
         "Seed for seed at each horizon (every code version measured, pooled). The sign test's p is "
         "the chance of a split at least this uneven if both engines were as likely to be the deeper "
-        "one: below 0.05, the deeper engine is deeper; above it, the two are not told apart.",
+        "one: below 0.05, the deeper engine is deeper; above it, the two are not told apart. The sign "
+        "test is the criterion the project declared; the signed-rank p (which also weighs how many tiles "
+        "deeper) and the 95 % interval of the mean difference are given beside it, not in its place.",
         "",
         "| horizon | seeds | edgematch deeper | as deep | shallower | sign test p | "
-        "edgematch deepest, median, mean | libblackwood deepest, median, mean | mean difference |",
-        "|---:|---:|---:|---:|---:|---:|---|---|---:|",
+        "edgematch deepest, median, mean | libblackwood deepest, median, mean | mean difference | "
+        "95 % interval | signed-rank p |",
+        "|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
     ]
     for horizon in sorted({r["horizon"] for r in depths}):
         by_seed: dict[int, dict[str, int]] = {}
@@ -465,12 +489,14 @@ def depth_summary(depths: list[dict]) -> list[str]:
             continue
         ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
         deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+        differences = [a - b for a, b in pairs]
         lines.append(
             f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
             f"{sign_test(deeper, shallower):.2f} | "
             f"{max(ours)}, {statistics.median(ours):g}, {statistics.mean(ours):.2f} | "
             f"{max(theirs)}, {statistics.median(theirs):g}, {statistics.mean(theirs):.2f} | "
-            f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} |"
+            f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} | "
+            f"{interval_text(mean_difference_interval(differences))} | {signed_rank_test(differences):.2f} |"
         )
     return lines
 

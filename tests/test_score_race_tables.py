@@ -105,8 +105,28 @@ def test_the_depth_summary_counts_seed_for_seed_and_gives_means_and_the_sign_tes
         *depth_rows(600, 1, 249, 251),
     ]
     table = "\n".join(score_race.depth_summary(rows))
-    assert "| 60 s | 4 | 2 | 1 | 1 | 1.00 | 250, 248, 248.25 | 248, 248, 247.75 | +0.50 |" in table
-    assert "| 600 s | 1 | 0 | 0 | 1 | 1.00 | 249, 249, 249.00 | 251, 251, 251.00 | -2.00 |" in table
+    assert (
+        "| 60 s | 4 | 2 | 1 | 1 | 1.00 | 250, 248, 248.25 | 248, 248, 247.75 | +0.50 | -1.55 to +2.55 | 0.75 |" in table
+    )
+    assert "| 600 s | 1 | 0 | 0 | 1 | 1.00 | 249, 249, 249.00 | 251, 251, 251.00 | -2.00 | - | 1.00 |" in table
+
+
+def test_the_mean_difference_interval_is_students_t_over_the_pairs():
+    # differences 1, 2, -1, 0: mean 0.5, standard deviation sqrt(5/3), t(3, 0.975) = 3.1824
+    low, high = score_race.mean_difference_interval([1, 2, -1, 0])
+    half_width = 3.182446305 * (5 / 3) ** 0.5 / 2
+    assert abs(low - (0.5 - half_width)) < 1e-6 and abs(high - (0.5 + half_width)) < 1e-6
+    assert score_race.mean_difference_interval([-2]) is None
+    assert score_race.mean_difference_interval([1, 1, 1]) is None
+
+
+def test_the_signed_rank_test_weighs_how_many_tiles_deeper():
+    # nine one-tile leads: the exact tail equals the sign test's, 2 / 2**9
+    assert abs(score_race.signed_rank_test([1] * 9) - 2 / 512) < 1e-12
+    assert score_race.signed_rank_test([0, 0]) == 1.0
+    # the same split of signs, but the leads larger than the losses: a smaller p than the sign test's
+    leads = [2, 2, 2, 2, 2, 2, -1, -1, 0]
+    assert score_race.signed_rank_test(leads) < score_race.sign_test(6, 2)
 
 
 def test_a_long_depth_race_gives_the_depths_first_reached_by_each_shorter_horizon():
@@ -135,13 +155,26 @@ def test_a_long_depth_race_gives_the_depths_first_reached_by_each_shorter_horizo
     assert [r["horizon"] for r in score_race.checkpoints({**race, "horizon": 600})] == [60, 300]
     # the tables are written again with the checkpoints of the horizons chosen now
     rows = score_race.with_checkpoints([race])
-    assert [(r["horizon"], r.get("within")) for r in rows] == [(3600, None), (60, 3600), (300, 3600), (600, 3600), (1800, 3600)]
+    assert [(r["horizon"], r.get("within")) for r in rows] == [
+        (3600, None),
+        (60, 3600),
+        (300, 3600),
+        (600, 3600),
+        (1800, 3600),
+    ]
     assert score_race.checkpoints({k: v for k, v in race.items() if k != "depth_at"}) == []
 
 
 def test_a_checkpoint_never_replaces_a_race_run_to_that_horizon():
-    direct = {"engine": "edgematch", "puzzle": "e2", "race": "depth", "horizon": 60, "jobs": 1, "seed": 7,
-              "deepest_tiles": 248}
+    direct = {
+        "engine": "edgematch",
+        "puzzle": "e2",
+        "race": "depth",
+        "horizon": 60,
+        "jobs": 1,
+        "seed": 7,
+        "deepest_tiles": 248,
+    }
     read = {**direct, "within": 600, "deepest_tiles": 249}
     assert score_race.merged([direct], read) == [direct]
     assert score_race.merged([read], direct) == [direct]
