@@ -20,7 +20,7 @@ from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.loading import load
 from edgematch.parallel import Job, LocalBackend, parallel_search, resume_search
-from edgematch.parallel.coordinator import records
+from edgematch.parallel.coordinator import records, search_began
 from edgematch.parallel.splitting import BudgetPolicy
 from edgematch.runs import RunStore
 
@@ -141,6 +141,13 @@ def test_a_runs_records_are_the_values_that_were_new_highs_when_reached():
     times = {10: 1.0, 11: 2.0, 12: 2.5, 9: 4.0}
     assert records(times) == {"10": 1.0, "11": 2.0, "12": 2.5}
     assert records({}) == {}
+
+
+def test_a_tasks_first_reached_times_count_from_its_search_not_its_set_up():
+    # the outcome came back at 100 s on the run's clock; the task took 7 s, its search 5 s of
+    # them (2 s loading its kernel first): its search began at 95 s
+    assert search_began(100.0, {"seconds": 7.0, "search_seconds": 5.0}) == 95.0
+    assert search_began(100.0, {"seconds": 7.0}) == 93.0  # an outcome that does not say
 
 
 def test_a_stop_flag_ends_every_worker_and_keeps_the_counts_so_far():

@@ -133,6 +133,33 @@ def test_a_recorded_portfolio_resumes_with_new_restarts(tmp_path):
     assert again.nodes == 8 * 20_000 and again.best_score >= first.best_score
 
 
+def test_a_resumed_run_keeps_its_clock_and_when_it_first_reached_each_score(capsys, tmp_path):
+    # the run's seconds go on from its earlier session, and the time-to-score records of the
+    # first session survive the resume, with the later ones on the same clock
+    puzzle = load("owen1-8x8")
+    store = RunStore(tmp_path / "runs.sqlite")
+    engine = make_solver("backtrack", **SEARCH)
+    first = parallel_search("search", engine, puzzle, jobs=1, limits=Limits(nodes=4 * 20_000), store=store)
+    run_id = first.statistics["run_id"]
+    earlier = {int(v): t for v, t in first.statistics["best_score_at"].items()}
+    assert store.run(run_id).seconds == pytest.approx(first.seconds, abs=0.05)
+    _, again = resume_search(run_id, store, jobs=1, limits=Limits(nodes=12 * 20_000))
+    assert again.seconds > first.seconds and store.run(run_id).seconds == pytest.approx(again.seconds, abs=0.05)
+    reached = {int(v): t for v, t in again.statistics["best_score_at"].items()}
+    assert {v: reached[v] for v in earlier} == earlier  # the first session's records, as they were
+    later = {v: t for v, t in reached.items() if v > max(earlier)}
+    assert all(t >= first.seconds - 0.05 for t in later.values())
+    assert max(reached) == again.best_score
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--run", str(run_id))
+    assert code == 0
+    shown = max(reached)
+    assert "best score first reached at: " in out and f"{shown} ({reached[shown]:g} s)" in out
+    code, out, _ = run_cli(capsys, "runs", "--db", tmp_path / "runs.sqlite", "--run", str(run_id), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["best_score_at"] == again.statistics["best_score_at"]
+    assert data["deepest_at"] == again.statistics["deepest_at"]
+
+
 def test_cli_board_turns(capsys):
     code, out, _ = run_cli(
         capsys,

@@ -152,7 +152,7 @@ def _search_text(summary: dict) -> str:
 
 
 def _show_search(data: dict) -> None:
-    from .search import score_histogram
+    from .search import score_histogram, time_to_score_line
 
     best = data["best"]
     if best is not None:
@@ -162,6 +162,9 @@ def _show_search(data: dict) -> None:
         print(f"{'best':>15}: {best['score']}{found}")
         if best["url"]:
             print(f"{'':>15}  {best['url']}")
+    reached = time_to_score_line(data)
+    if reached is not None:
+        print(f"{'':>15}  {reached}")
     counts = data["boards_by_score"]
     print(f"{'boards':>15}: {score_histogram(counts) or 'no complete board yet'} (complete boards per score)")
     saved = data["saved_board_count"]
@@ -209,6 +212,8 @@ def search_summary(store, record, totals=None, boards: int | None = None) -> dic
     return {
         "best": best,
         "boards_by_score": totals.statistics.get("boards_by_score") or {},
+        # when the run (all its sessions) first reached each new best score and depth
+        **{name: times for name, times in (record.info.get("reached") or {}).items()},
         "saved_board_count": ledger.saved_board_count(),
         "saved_boards": listed,
     }

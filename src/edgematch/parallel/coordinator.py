@@ -133,14 +133,16 @@ class Coordinator:
         self.subtree_stats: list[dict] = []
         self.workers_seen: dict[str, dict] = {}
         self.started = time.perf_counter()
+        # a resumed run's clock goes on from its earlier sessions (limits are this session's)
+        self.earlier_seconds = 0.0
         self._last_progress = 0.0
         self.stopped_by: str | None = None
         # a portfolio (seeded best-score search): task k is restart k, all below one start
         self.portfolio = job.portfolio
         self.segment_start: Task | None = None
         self.exhausted = False  # a portfolio task searched the whole space: its best is optimal
-        # when this session of the run first reached each deepest depth and best score above
-        # those it started from (the tasks' own times, shifted to the run's clock)
+        # when the run first reached each deepest depth and best score (the tasks' own times,
+        # shifted to the run's clock; a resumed run starts from those its ledger kept)
         self.reached: dict[str, dict[int, float]] = {"deepest_at": {}, "best_score_at": {}}
         self.reached_from = {"deepest_at": 0, "best_score_at": -1}
 
@@ -175,6 +177,10 @@ class Coordinator:
             self.start_new(None)
             return
         totals = self.ledger.totals()
+        record = self.ledger.store.run(self.ledger.run_id)
+        self.earlier_seconds = float(record.seconds or 0.0)
+        for name, times in (record.info.get("reached") or {}).items():
+            self.reached[name] = {int(value): float(at) for value, at in times.items()}
         kept = BestBoards(self.keep)
         for score, _, codes in self.ledger.saved_boards(self.keep):
             kept.add(score, codes)
@@ -312,8 +318,8 @@ class Coordinator:
 
     def _note_reached(self, outcome: dict) -> None:
         """Add a task's times of first reaching each depth and score to the run's, on the
-        run's clock: the task started its own ``seconds`` before its outcome came back."""
-        began = self.elapsed() - float(outcome["seconds"])
+        run's clock (see :func:`search_began`)."""
+        began = search_began(self.run_seconds(), outcome)
         for name, times in (outcome.get("reached") or {}).items():
             into = self.reached.setdefault(name, {})
             for value, at in times.items():
@@ -450,7 +456,12 @@ class Coordinator:
         return self.tally.solutions + self.partial.solutions
 
     def elapsed(self) -> float:
+        """Seconds of this session (what the time limit counts)."""
         return time.perf_counter() - self.started
+
+    def run_seconds(self) -> float:
+        """Seconds of the whole run, earlier sessions included (what its nodes took)."""
+        return self.earlier_seconds + self.elapsed()
 
     # ------------------------------------------------------------------ reporting
     def _note_worker(self, outcome: dict) -> None:
@@ -460,7 +471,7 @@ class Coordinator:
         w["seconds"] = round(w["seconds"] + float(outcome["seconds"]), 6)
 
     def stats(self) -> dict:
-        seconds = self.elapsed()
+        seconds = self.run_seconds()
         nodes = self.tally.nodes + self.partial.nodes
         pending = sum(-e for e, _, _ in self.pending) + sum(t.estimate for t in self.running.values())
         eta = self.budget.seconds_left(pending)
@@ -499,6 +510,7 @@ class Coordinator:
             "eta_seconds": stats["eta_seconds"],
             "backend": self.backend.name,
             "workers": self.backend.workers,
+            "reached": {name: records(times) for name, times in self.reached.items() if times},
         }
 
     def _result(self) -> SearchResult:
@@ -518,7 +530,7 @@ class Coordinator:
                 npd.extend([0] * (depth + 1 - len(npd)))
             npd[depth] += value
         result.nodes_per_depth = npd
-        result.seconds = self.elapsed()
+        result.seconds = self.run_seconds()
         kept = BestBoards(self.keep)  # the finished tasks' boards first among equal scores
         for tally in (self.tally, self.partial):
             for score, codes in tally.kept.entries():
@@ -566,6 +578,14 @@ class Coordinator:
                 seconds=stats["seconds"],
             )
         return result
+
+
+def search_began(now: float, outcome: dict) -> float:
+    """When, on the run's clock, a task's search started, its outcome arriving at ``now``:
+    its own clock (the one its first-reached times count on) ran ``search_seconds``, which
+    leaves out the worker's set-up before it (loading the puzzle's kernel); outcomes without
+    it count from the task's start."""
+    return now - float(outcome.get("search_seconds", outcome["seconds"]))
 
 
 def records(times: dict[int, float]) -> dict[str, float]:

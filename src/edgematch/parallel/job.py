@@ -202,6 +202,8 @@ def outcome_of(key: int | None, result, level: int, started: float, cut: bool = 
         "statistics": {k: v for k, v in statistics.items() if isinstance(v, (int, float, str, bool)) or _counts(v)},
         # when the task first reached each deepest depth and best score, on its own clock
         "reached": {k: result.statistics[k] for k in REACHED if k in result.statistics},
+        # how long that clock ran: the search itself, without the set-up before it
+        "search_seconds": float(result.seconds),
     }
 
 
