@@ -213,7 +213,7 @@ def search_summary(store, record, totals=None, boards: int | None = None) -> dic
         "best": best,
         "boards_by_score": totals.statistics.get("boards_by_score") or {},
         # when the run (all its sessions) first reached each new best score and depth
-        **{name: times for name, times in (record.info.get("reached") or {}).items()},
+        **(record.info.get("reached") or {}),
         "saved_board_count": ledger.saved_board_count(),
         "saved_boards": listed,
     }

@@ -178,7 +178,7 @@ class Coordinator:
             return
         totals = self.ledger.totals()
         record = self.ledger.store.run(self.ledger.run_id)
-        self.earlier_seconds = float(record.seconds or 0.0)
+        self.earlier_seconds = float(record.seconds)
         for name, times in (record.info.get("reached") or {}).items():
             self.reached[name] = {int(value): float(at) for value, at in times.items()}
         kept = BestBoards(self.keep)
