@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from scipy.stats import binomtest, ttest_1samp, wilcoxon
@@ -200,6 +201,13 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         "seconds": round(seconds, 1),
         "load_average": load_average(),
     }
+
+
+def machines_text(rows: list[dict]) -> str:
+    """How many rows each machine ran, so that a reader of pooled tables sees the mix
+    (rows from before 2026-11-26 did not record their machine)."""
+    counts = Counter(r.get("machine", "not recorded") for r in rows)
+    return "; ".join(f"{name}: {n}" for name, n in counts.most_common())
 
 
 def ensure_driver(folder: Path) -> None:
@@ -515,7 +523,7 @@ def write(rows: list[dict], header: dict) -> None:
         "# Score race on Eternity II",
         "",
         f"`python benchmarks/score_race.py`, latest run on {header['machine']}, code {header['code']} "
-        "(each row's machine is in score_race.json from 2026-11-26's 300 s pairs on; earlier rows did not record it, and the run before named an AMD EPYC, 2 logical CPUs).",
+        f"(rows by machine, as score_race.json records it: {machines_text(rows)}).",
         f"edgematch's search: `edgematch search PUZZLE {' '.join(SEARCH + [''])}--seed S --jobs J "
         f"--time-limit H --save-boards {LOGGED}` (each row's command is in score_race.json; the default "
         "recipe of that day's code). Boards are re-scored from their files "
