@@ -8,15 +8,14 @@ import numpy as np
 import pytest
 
 import edgematch
+from edgematch.engines import base as engine_base
 from edgematch.engines import make_solver
 from edgematch.engines.backtrack import BacktrackSolver
-from edgematch.engines import base as engine_base
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.result import board_key
 from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.model import Board, Hint
-
 from support.reference import reference_solutions, rotate_board
 
 SMALL = [  # width, height, frame colours, inner colours, hints, seed

@@ -7,11 +7,10 @@ import pytest
 
 from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.backtrack.fill import fill_board
-from edgematch.model.schedules import julia_schedule, schedule_array
 from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.model import Puzzle
-
+from edgematch.model.schedules import julia_schedule, schedule_array
 from support.reference import all_boards_max_score
 
 

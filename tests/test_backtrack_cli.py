@@ -11,9 +11,8 @@ import pytest
 import edgematch
 from edgematch.formats import format_puzzle
 from edgematch.generator import generate
-
 from support.cli import interrupt, run_cli, small_puzzle, write_small_puzzle
-from support.reference import reference_solve, reference_solutions
+from support.reference import reference_solutions, reference_solve
 
 
 @pytest.fixture

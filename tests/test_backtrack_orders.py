@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from edgematch.engines.backtrack import BacktrackSolver
+from edgematch.errors import InputError
+from edgematch.generator import generate
+from edgematch.model import square_name
 from edgematch.model.orders import (
     CORNERS,
     ORDER_NAMES,
@@ -13,9 +18,6 @@ from edgematch.model.orders import (
     scan_order,
     search_order,
 )
-from edgematch.errors import InputError
-from edgematch.generator import generate
-from edgematch.model import square_name
 
 # The path of jwortmann/Eternity2Puzzles.jl, src/solvers/e2_backtracking.jl (E2BacktrackingSearch).
 JULIA_E2_PATH = """I8 P1 P2 O1 O2 P3 O3 N1 N2 N3 P4 O4 N4 M1 M2 M3 M4 P5 O5 N5 M5 L1 L2 L3 L4 L5 P6 O6 N6 M6 L6
@@ -111,9 +113,6 @@ def test_bad_orders_are_input_errors_naming_the_problem(tmp_path):
     with pytest.raises(InputError, match="corner"):
         scan_order("rowscan", 4, 4, "XX")
 
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

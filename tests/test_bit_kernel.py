@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import edgematch
-from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines import base as engine_base
+from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.backtrack.bit_kernel import bit_tables
 from edgematch.engines.result import board_key

@@ -16,9 +16,9 @@ OTHER_HELPERS = ("record_boards",)  # bundled and tested by data/records.py's ow
 
 
 def tsv_rows(path):
-    lines = [l for l in (FILES / path).read_text().splitlines() if l.strip() and not l.startswith("#")]
+    lines = [line for line in (FILES / path).read_text().splitlines() if line.strip() and not line.startswith("#")]
     header = lines[0].split("\t")
-    return [dict(zip(header, l.split("\t"))) for l in lines[1:]]
+    return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
 
 
 def test_data_is_inside_the_package():

@@ -12,11 +12,9 @@ import json
 import pytest
 from PIL import Image
 
-from edgematch.generator import generate
 from edgematch.formats import format_board, format_puzzle
-
+from edgematch.generator import generate
 from support.cli import run_cli, run_console
-
 
 
 @pytest.fixture

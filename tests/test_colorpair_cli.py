@@ -9,7 +9,6 @@ import pytest
 
 from edgematch.formats import format_puzzle
 from edgematch.generator import generate
-
 from support.cli import run_cli, small_puzzle, write_small_puzzle
 from support.reference import reference_solutions
 

@@ -14,11 +14,19 @@ import pytest
 
 from edgematch.engines import SOLVERS, make_solver
 from edgematch.engines.backtrack import BacktrackSolver
-from edgematch.engines.base import NOTHING_SEARCHED, Engine, Limits, SliceDriver, SliceReport, StopFlag, StopReason, Subtree
+from edgematch.engines.base import (
+    NOTHING_SEARCHED,
+    Engine,
+    Limits,
+    SliceDriver,
+    SliceReport,
+    StopFlag,
+    StopReason,
+    Subtree,
+)
 from edgematch.engines.result import SearchResult
 from edgematch.errors import InputError
 from edgematch.generator import generate
-
 from support.reference import board_key, reference_solve
 
 # What each engine can do (a method an engine cannot do must raise InputError).
@@ -195,7 +203,7 @@ def test_a_timeline_driver_notes_each_new_deepest_depth_and_best_score_once():
         driver = SliceDriver(result, Limits(), first_budget=5, timeline=timeline)
         todo = iter(enumerate(steps, 1))
 
-        def one_slice(budget):
+        def one_slice(budget, result=result, todo=todo):
             done, (deepest, result.best_score) = next(todo)
             return SliceReport(nodes=budget, deepest=deepest, finished=done == len(steps))
 

@@ -12,8 +12,8 @@ from edgematch.engines.result import SearchResult, board_key
 from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.model import Puzzle
-
 from support.reference import reference_solve
+
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("shape", [(3, 3, 2, 2, "none"), (4, 3, 2, 3, "none"), (4, 4, 2, 4, 1), (5, 3, 2, 3, "corner")])

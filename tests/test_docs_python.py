@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import edgematch
-
 from support.reference import reference_solve
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "python.md"

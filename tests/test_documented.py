@@ -21,7 +21,6 @@ import edgematch
 from edgematch.formats import format_board, format_puzzle, read_board, read_puzzle
 from edgematch.generator import generate
 from edgematch.model import Puzzle
-
 from support.cli import run_cli, small_puzzle, write_puzzle_file
 from support.puzzles import planted
 from support.reference import all_boards_max_score, board_key, reference_solutions, reference_solve
@@ -441,7 +440,7 @@ def test_generate_colour_counts_name_and_formats(capsys, tmp_path):
     assert (facts["width"], facts["height"], facts["name"]) == (6, 4, "tiny")
     assert len(facts["frame_colours"]) == 2 and len(facts["inner_colours"]) == 3
     lines = solution.read_text().split("\n")
-    assert lines[0].split() == ["6", "4"] and all(len(l.split()) == 3 for l in lines[1:] if l.strip())
+    assert lines[0].split() == ["6", "4"] and all(len(line.split()) == 3 for line in lines[1:] if line.strip())
     assert run_cli(capsys, "verify", puzzle_file, solution, "--board-format", "owen-solution")[0] == 0
 
 
@@ -449,7 +448,7 @@ def test_generate_format_and_hints(capsys, tmp_path):
     nohint = tmp_path / "e6.dat"
     assert run_cli(capsys, "generate", "6", "--hints", "corner", "--seed", 2, "--out", nohint, "--format", "benoist")[0] == 0
     head = nohint.read_text().split("\n")[:3]
-    assert [len(l.split()) for l in head] == [1, 1, 1] and head[0] == "6"  # Benoist: size, colours, hints
+    assert [len(line.split()) for line in head] == [1, 1, 1] and head[0] == "6"  # Benoist: size, colours, hints
     facts = json_of(capsys, "info", nohint, "--json")  # detected as benoist
     assert [h["square"] for h in facts["hints"]] == ["F1"]  # the bottom-left corner
     code, out, _ = run_cli(capsys, "generate", "7", "--hints", "3", "--seed", 2, "--out", tmp_path / "h.txt", "--json")

@@ -12,7 +12,7 @@ and be tested too.  This file itself is not counted as a test of any option.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ from edgematch.cli.main import SUBCOMMANDS, build_parser
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-k)(?![\w-])")
-COMMAND = re.compile(r"\bedgematch\s+(%s)\b" % "|".join(SUBCOMMANDS))
+COMMAND = re.compile(r"\bedgematch\s+(" + "|".join(SUBCOMMANDS) + r")\b")
 # commands that are not edgematch (benchmark scripts, installation, test runners): a part of a
 # code line (between `&&`, `;` or `|`) starting with one of these is not scanned
 NOT_EDGEMATCH = re.compile(r"^\s*(python3?|pip|pytest|mutmut|ruff|mypy|dask|\.|source|cd|git)\b")
@@ -46,7 +46,7 @@ def _table_rows(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("| `edgematch ")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def documented() -> tuple[set, set]:
     """``(with_command, loose)``: {(command, option, where)} and {(option, where)}."""
     with_command, loose = set(), set()
@@ -57,7 +57,7 @@ def documented() -> tuple[set, set]:
         for row in table:  # every option in a row belongs to the row's command ...
             command = None
             for span in re.findall(r"`([^`]+)`", row):
-                head = re.match(r"(?:edgematch\s+)?(%s)\b" % "|".join(SUBCOMMANDS), span)
+                head = re.match(r"(?:edgematch\s+)?(" + "|".join(SUBCOMMANDS) + r")\b", span)
                 if head:  # ... or to the command a span names (`optimize --resume RUN`)
                     command = head.group(1)
                 with_command.update((command, option, where) for option in OPTION.findall(span))
@@ -74,22 +74,22 @@ def documented() -> tuple[set, set]:
     return with_command, loose
 
 
-@lru_cache(maxsize=None)
+@cache
 def accepted() -> dict[str, set[str]]:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     return {name: set(p._option_string_actions) for name, p in sub.choices.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def texts_of_tests() -> dict[str, str]:
     here = Path(__file__).resolve()
     return {p.name: p.read_text() for p in (ROOT / "tests").rglob("*.py") if p.resolve() != here}
 
 
 def _used(option: str, command: str | None) -> list[str]:
-    quoted = re.compile(r"""["']%s(?:["'=\s])""" % re.escape(option))
-    name = re.compile(r"""["']%s["']""" % command) if command else None
+    quoted = re.compile(r"""["']""" + re.escape(option) + r"""(?:["'=\s])""")
+    name = re.compile(r"""["']""" + command + r"""["']""") if command else None
     return [file for file, text in texts_of_tests().items()
             if quoted.search(text) and (name is None or name.search(text))]
 

@@ -15,7 +15,6 @@ from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.model import Puzzle
 from edgematch.model import tiles as T
-
 from support.cli import run_cli
 
 

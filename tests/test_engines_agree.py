@@ -12,14 +12,11 @@ from __future__ import annotations
 import pytest
 
 import edgematch
-
 from edgematch.engines.backtrack import BacktrackSolver
 from edgematch.engines.cpsat import CpSatSolver
 from edgematch.generator import generate
-
 from edgematch.model import Hint
 from edgematch.model.tiles import border_rotations
-
 from support.reference import board_key, reference_solve
 
 # (width, height, frame colours, inner colours, hints, seeds)

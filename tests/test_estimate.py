@@ -23,7 +23,6 @@ from edgematch.estimator import (
     estimate,
 )
 from edgematch.generator import generate
-
 from support.cli import run_cli
 
 

@@ -8,7 +8,7 @@ exception.  The formats are taken from the registry, so a new format is fuzzed a
 """
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from edgematch import Board, InputError, Puzzle
 from edgematch.formats import BOARD_FORMATS, PUZZLE_FORMATS
-
 from support.puzzles import planted
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
@@ -39,7 +38,7 @@ SAMPLES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def valid_texts(kind: str, name: str) -> tuple[tuple[int, str], ...]:
     """(sample index, file) for the samples the format's own writer can express."""
     texts = []

@@ -5,7 +5,14 @@ from hypothesis import given, settings
 
 import edgematch
 from edgematch import Board, InputError
-from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
+from edgematch.formats import (
+    detect_board_format,
+    detect_puzzle_format,
+    format_board,
+    format_puzzle,
+    parse_board,
+    parse_puzzle,
+)
 from support.puzzles import boards, planted, puzzles
 
 # The 3x2 puzzle of test_formats_native, tile by tile as bottom left top right.

@@ -4,7 +4,14 @@ import pytest
 from hypothesis import given, settings
 
 from edgematch import Board, InputError, Puzzle
-from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
+from edgematch.formats import (
+    detect_board_format,
+    detect_puzzle_format,
+    format_board,
+    format_puzzle,
+    parse_board,
+    parse_puzzle,
+)
 from support.puzzles import boards, planted, puzzles
 
 # A solved 3x2 puzzle by hand.  Joins: A1|A2 1, A2|A3 2, B1|B2 3, B2|B3 1, A1/B1 2, A2/B2 3,

@@ -5,7 +5,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edgematch import InputError
-from edgematch.formats import detect_board_format, detect_puzzle_format, format_board, format_puzzle, parse_board, parse_puzzle
+from edgematch.formats import (
+    detect_board_format,
+    detect_puzzle_format,
+    format_board,
+    format_puzzle,
+    parse_board,
+    parse_puzzle,
+)
 from support.puzzles import planted, puzzles
 
 # 3x2 solved by hand (see test_formats_native): rows from the top A1 A2 A3 / B1 B2 B3.

@@ -20,7 +20,6 @@ import edgematch
 from edgematch import Board, InputError, format_board, format_puzzle, parse_board, parse_puzzle
 from edgematch.formats import BOARD_FORMATS, PUZZLE_FORMATS, read_board
 from edgematch.formats.e2dev import fnv1a64
-
 from support.puzzles import planted
 
 # --------------------------------------------------------------------------- helpers

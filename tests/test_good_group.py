@@ -15,7 +15,6 @@ from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.loading import load
 from edgematch.model import Puzzle
-
 from support.cli import run_cli
 
 

@@ -21,7 +21,6 @@ from edgematch.model import Board
 from edgematch.parallel import parallel_search, resume_search
 from edgematch.runs import RunStore
 from edgematch.runs.subtrees import SubtreeLedger
-
 from support.cli import run_cli
 
 OPTIONS = dict(schedule=6, seed=2, restart_nodes=200_000, save_boards=54)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import edgematch
 from edgematch import kernel_cache
-
 from support.reference import reference_solve
 
 SRC = Path(edgematch.__file__).resolve().parent

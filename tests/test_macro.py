@@ -18,7 +18,6 @@ from edgematch.engines.backtrack.macro import (
 )
 from edgematch.generator import generate
 from edgematch.model import Board, Puzzle
-
 from support.rotations import normalised_rotation
 from support.rotations import turned as _turned
 

@@ -23,7 +23,6 @@ from edgematch.errors import InputError
 from edgematch.formats import format_puzzle
 from edgematch.generator import generate
 from edgematch.model import Hint
-
 from support.cli import run_cli as _cli_json
 
 # (width, height, frame colours, inner colours, hints, seeds): few colours, so that most

@@ -12,7 +12,6 @@ from edgematch.errors import InputError
 from edgematch.generator import generate
 from edgematch.model.symmetry import divides_raw_count_by, symmetry_variants
 from edgematch.model.tiles import canonical_rotation, canonical_rotation_table
-
 from support.rotations import normalised_rotation
 
 tiles_strategy = st.lists(st.integers(0, 3), min_size=4, max_size=4)

@@ -14,7 +14,6 @@ from edgematch.generator import generate
 from edgematch.local import TabuVLNS
 from edgematch.runs import RunStore
 from edgematch.runs.optimize import default_start_seconds, plan_run, resume
-
 from support.cli import run_cli
 
 

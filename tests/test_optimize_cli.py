@@ -12,12 +12,10 @@ import signal
 import pytest
 
 import edgematch
-
 from edgematch.formats import format_board, read_board
 from edgematch.generator import generate
 from edgematch.runs import RunStore
 from edgematch.runs.optimize import START_NODES_PER_MOVE, plan_run
-
 from support.cli import interrupt, run_cli, write_puzzle_file
 
 

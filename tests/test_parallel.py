@@ -23,7 +23,6 @@ from edgematch.parallel import Job, LocalBackend, parallel_search, resume_search
 from edgematch.parallel.coordinator import records, search_began
 from edgematch.parallel.splitting import BudgetPolicy
 from edgematch.runs import RunStore
-
 from support.cli import run_cli
 
 

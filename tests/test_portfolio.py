@@ -19,7 +19,6 @@ from edgematch.local import TabuParams, TabuVLNS
 from edgematch.runs import RunStore
 from edgematch.runs.optimize import optimize, resume
 from edgematch.runs.portfolio import Member, Portfolio, SharedBest, member_seeds, pack_states, unpack_states
-
 from support.cli import console_command
 from support.cli import run_cli as cli
 

@@ -18,7 +18,6 @@ from edgematch.model import Board, Puzzle
 from edgematch.model.symmetry import board_turns, turn_square, turned_board, turned_puzzle
 from edgematch.parallel import parallel_search, resume_search
 from edgematch.runs import RunStore
-
 from support.cli import run_cli
 
 SEARCH = dict(schedule="breaks:20,28,34", seed=5, restart_nodes=20_000)

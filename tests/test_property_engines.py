@@ -29,14 +29,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-from support.puzzles import planted
-from support.reference import board_key, reference_solve
-from support.rotations import normalised_rotation, turned
 
 from edgematch import Puzzle
 from edgematch.engines import SOLVERS, make_solver
 from edgematch.engines.backtrack.plan import P_NCHK
 from edgematch.errors import InputError
+from support.puzzles import planted
+from support.reference import board_key, reference_solve
+from support.rotations import normalised_rotation, turned
 
 # ---------------------------------------------------------------------------- the puzzles
 #: Board shapes (width, height) and the fewest colours that keep the reference fast there.

@@ -35,8 +35,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
-from support.puzzles import planted
-from support.rotations import normalised_rotation, turned
 
 import edgematch
 from edgematch import Board, Puzzle
@@ -49,6 +47,8 @@ from edgematch.formats import (
     parse_board,
     parse_puzzle,
 )
+from support.puzzles import planted
+from support.rotations import normalised_rotation, turned
 
 # ---------------------------------------------------------------------------- what formats can say
 NAMED_PUZZLE_FORMATS = {"edgematch", "e2dev"}

@@ -56,7 +56,7 @@ def broken_board(g):
 
 
 def hexa(rgb):
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 # ---------------------------------------------------------------------------- palette

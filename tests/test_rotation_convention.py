@@ -20,8 +20,6 @@ import math
 
 import numpy as np
 import pytest
-
-from edgematch.errors import InputError
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -29,9 +27,9 @@ import edgematch
 from edgematch import Puzzle
 from edgematch.engines import SOLVERS, make_solver
 from edgematch.engines.result import board_key
+from edgematch.errors import InputError
 from edgematch.estimator import compare_orders, estimate
 from edgematch.model.orders import resolve_order
-
 from support.cli import run_cli, write_puzzle_file
 from support.puzzles import planted
 from support.reference import board_key as reference_key

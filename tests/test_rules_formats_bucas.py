@@ -174,9 +174,8 @@ def test_the_list_of_fitting_tiles_shows_at_most_eight():
 
 
 def test_board_pieces_are_written_up_to_999_tiles():
-    from support.puzzles import planted
-
     from edgematch.formats.bucas import piece_digits
+    from support.puzzles import planted
     p, solution = planted(37, 27, 4, seed=3)  # 999 tiles: three digits still number them all
     assert p.n_tiles == 999
     digits = piece_digits(solution)

@@ -19,7 +19,6 @@ from edgematch.generator import generate
 from edgematch.local import SearchState, TabuParams, TabuVLNS
 from edgematch.runs import RunStore, resume_run, start_run
 from edgematch.runs.store import KEEP_CHECKPOINTS
-
 from support.cli import console_command
 from support.cli import run_cli as cli
 
@@ -304,7 +303,7 @@ def test_two_runs_write_to_one_database_at_once(tmp_path):
     db = tmp_path / "runs.sqlite"
     procs = [spawn_optimize(db, "--seed", str(seed), "--checkpoint-every", "0.1", seconds=4) for seed in (1, 2)]
     outputs = [p.communicate(timeout=120) for p in procs]
-    for proc, (stdout, stderr) in zip(procs, outputs):
+    for proc, (_stdout, stderr) in zip(procs, outputs):
         assert proc.returncode == 0, stderr
     ids = sorted(json.loads(stdout)["run_id"] for stdout, _ in outputs)
     assert ids == [1, 2]

@@ -8,9 +8,9 @@ import signal
 import threading
 
 import pytest
-from support.cli import interrupt
 
 from edgematch.engines.base import StopFlag, StopReason
+from support.cli import interrupt
 
 
 @pytest.mark.parametrize("signal_number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],

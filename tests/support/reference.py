@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from edgematch.model import Board, Puzzle
-
 from support.rotations import different_rotations, normalised_rotation, turned
 
 
