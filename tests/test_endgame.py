@@ -134,8 +134,12 @@ def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
     assert code == 0 and tuple(stats[k] for k in got) == recipe
     code, text, _ = run_cli(capsys, "search", "e2-clues", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    recipe = ("e2path", "julia:470", 16, 460, [], False, [])
-    assert code == 0 and tuple(stats[k] for k in got) == recipe
+    recipe = ("e2path", "julia:465", 16, 460, [], False, [])  # its clues: 15 invalid joins, and restarts
+    assert code == 0 and tuple(stats[k] for k in got) == recipe and stats["restart_nodes"] == 1_000_000_000
+    given = ["--schedule", "julia:470", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
+    code, text, _ = run_cli(capsys, "search", "e2-clues", *given)
+    stats = json.loads(text)["statistics"]  # a schedule given: no restarts filled in
+    assert code == 0 and stats["schedule"] == "julia:470" and stats["restart_nodes"] is None
     args = ["--order", "e2path", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
     code, text, _ = run_cli(capsys, "search", "e2", *args)  # one recipe option given: the general recipe
     stats = json.loads(text)["statistics"]

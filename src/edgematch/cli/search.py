@@ -36,6 +36,11 @@ schedule forms (tiles = tiles on the board, hints included):
 
 #: boards of at least this many squares get the recipe of :func:`fill_in_recipe`
 RECIPE_SQUARES = 100
+#: the general recipe on a board with more hints than a starter (e2-clues): 10 invalid joins
+#: are too few there to complete a board within minutes, and a search that stalls short of
+#: the endgame moves on to the next seed after this many nodes (docs/backtracking.md)
+CLUED_INVALID_JOINS = 15
+CLUED_RESTART_NODES = 1_000_000_000
 
 
 #: Blackwood's method, filled in on Eternity II itself (the official pieces, the starter
@@ -73,8 +78,9 @@ def fill_in_recipe(args, puzzle) -> None:
     On Eternity II with the starter alone: Blackwood's method (his exact squares too) with
     the endgame over the last 12 squares, a second of polish and every board within 16 of the maximum kept.  On
     other boards of ``RECIPE_SQUARES`` or more: the Julia package's path and its schedule
-    for 10 invalid joins, the endgame over the last 16 squares, a second of polish and
-    every board within 20 of the maximum kept.  On smaller boards, where exact search is
+    for 10 invalid joins (15, and a restart every 1e9 nodes, with more hints than a
+    starter), the endgame over the last 16 squares, a second of polish and every board
+    within 20 of the maximum kept.  On smaller boards, where exact search is
     the point, a row scan and no errors."""
     big = puzzle.n_squares >= RECIPE_SQUARES
     blackwood = big and blackwood_recipe_applies(args, puzzle)
@@ -86,7 +92,10 @@ def fill_in_recipe(args, puzzle) -> None:
     if args.order is None:
         args.order = "e2path" if big else "rowscan"
     if args.schedule is None and big:
-        args.schedule = f"julia:{puzzle.max_score - 10}"
+        clued = len(puzzle.hints) > 1  # more than a starter: 15 invalid joins, and restarts
+        args.schedule = f"julia:{puzzle.max_score - (CLUED_INVALID_JOINS if clued else 10)}"
+        if clued and args.restart_nodes is None:
+            args.restart_nodes = CLUED_RESTART_NODES
     if args.endgame is None:
         args.endgame = (12 if blackwood else 16) if big else 0
     if args.save_boards is None and big:
@@ -187,7 +196,8 @@ def register(sub) -> None:
         "--schedule",
         metavar="SPEC",
         help="invalid joins allowed per number of tiles (default: blackwood on e2, with its order and colour "
-        "bound; julia:MAX-10 on other boards of 100 squares or more; else none)",
+        "bound; julia:MAX-10 on other boards of 100 squares or more, julia:MAX-15 with restarts every 1e9 nodes "
+        "where they have more hints than a starter; else none)",
     )
     p.add_argument(
         "--target", type=positive_int, metavar="SCORE", help="stop when this score is reached (default: maximum)"

@@ -78,6 +78,7 @@ def best_search(
         "target": target,
         "priority_colours": list(priority or []),
         "restarts": 0,
+        "restart_nodes": solver.restart_nodes,
         "complete_boards": 0,
         "boards_saved": 0,
         "kernel_calls": 0,
