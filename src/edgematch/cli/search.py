@@ -36,9 +36,11 @@ schedule forms (tiles = tiles on the board, hints included):
 
 #: boards of at least this many squares get the recipe of :func:`fill_in_recipe`
 RECIPE_SQUARES = 100
-#: the general recipe on a board with more hints than a starter (e2-clues): 10 invalid joins
-#: are too few there to complete a board within minutes, and a search that stalls short of
-#: the endgame moves on to the next seed after this many nodes (docs/backtracking.md)
+#: invalid joins of the general recipe's schedule (``julia:MAX-N``); on a board with more
+#: hints than a starter (e2-clues) 10 are too few to complete a board within minutes, and a
+#: search that stalls short of the endgame moves on to the next seed after
+#: ``CLUED_RESTART_NODES`` nodes (docs/backtracking.md)
+RECIPE_INVALID_JOINS = 10
 CLUED_INVALID_JOINS = 15
 CLUED_RESTART_NODES = 1_000_000_000
 
@@ -92,8 +94,8 @@ def fill_in_recipe(args, puzzle) -> None:
     if args.order is None:
         args.order = "e2path" if big else "rowscan"
     if args.schedule is None and big:
-        clued = len(puzzle.hints) > 1  # more than a starter: 15 invalid joins, and restarts
-        args.schedule = f"julia:{puzzle.max_score - (CLUED_INVALID_JOINS if clued else 10)}"
+        clued = len(puzzle.hints) > 1  # more hints than a starter
+        args.schedule = f"julia:{puzzle.max_score - (CLUED_INVALID_JOINS if clued else RECIPE_INVALID_JOINS)}"
         if clued and args.restart_nodes is None:
             args.restart_nodes = CLUED_RESTART_NODES
     if args.endgame is None:
