@@ -63,6 +63,7 @@ def test_the_restart_that_found_the_best_board_finds_it_again_alone():
     puzzle = load("owen1-8x8")
     serial = make_solver("backtrack", board_turns="all", node_limit=8 * 20_000, **SEARCH).best(puzzle)
     k = serial.statistics["best_restart"]
+    assert serial.statistics["restarts"] == 7  # eight restarts' nodes: restarts 1 to 7 after the first
     assert serial.statistics["best_seed"] == SEARCH["seed"] + k
     assert serial.statistics["best_turn"] == k % 4
     alone = make_solver("backtrack", board_turns="all", **SEARCH).best(puzzle, segment=k)
@@ -96,6 +97,7 @@ def test_a_parallel_portfolio_runs_restarts_side_by_side_and_each_can_be_searche
     assert result.stopped_by == StopReason.NODES and result.nodes == 10 * 20_000
     tasks = sorted((s["key"], s["nodes"]) for s in result.statistics["subtrees"])
     assert [k for k, _ in tasks] == list(range(len(tasks))) and all(0 < n <= 20_000 for _, n in tasks)
+    assert result.statistics["restarts"] == len(tasks) - 1  # as many as the serial search's
     best_scores, counts = {}, {}
     for k, nodes in tasks:
         alone = make_solver("backtrack", board_turns="all", **SEARCH).best(puzzle, segment=k, limits=Limits(nodes=nodes))

@@ -160,7 +160,7 @@ def test_readme_test_command_has_its_extra():
     assert any(req.startswith("pytest") for req in extras["test"])
     assert any(req.startswith("pytest-xdist") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
-    assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src tests " in f" {second} "
+    assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src tests benchmarks " in f" {second} "
     assert " ruff format --check src " in f" {second} "
     assert any(req.startswith("dask[distributed]") for req in extras["cluster"])
     # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift

@@ -13,18 +13,18 @@
 #       BW_SECONDS=<float>  (hard wall: the driver sets the C TTF flag after this many s; default 300)
 #       BUILD_ONLY=1        (generate + compile, then exit)
 #       NOLCA=1 NICE=0 QUIET=1 HOSTNAME=<fixed name for generated/ dir> recommended
+import ctypes
 import os
 import sys
-import time
-import ctypes
 import tempfile
 import threading
+import time
 
 sys.path.insert(0, os.getcwd())
 
-import data            # noqa: E402
-import libblackwood    # noqa: E402
-import thread_hb       # noqa: E402
+import data  # noqa: E402
+import libblackwood  # noqa: E402
+import thread_hb  # noqa: E402
 
 
 def score_from_url(url, w=16, h=16):
@@ -133,12 +133,14 @@ def main():
         url = buf.value.decode()
         score, pieces = score_from_url(url)
 
-    print("RESULT engine=libblackwood scenario=%s seed=%d elapsed_s=%.3f nodes=%d nps=%.0f "
-          "tried=%d tried_used=%d pattern_breaks=%d best_depth_tracked=%d max_depth_hist=%s "
-          "best_score=%s best_pieces=%s depth_at=%s url=%s" % (
-              puzzle.scenario.name.split("{")[0], seed, elapsed, nodes, nodes / elapsed if elapsed else 0,
-              tried, used, hpb, best_tracked, max_depth, score, pieces,
-              ",".join("%d:%.2f" % (d, t) for d, t in sorted(depth_at.items())) or "none", url or "none"))
+    name = puzzle.scenario.name.split("{")[0]
+    nps = nodes / elapsed if elapsed else 0
+    reached = ",".join(f"{d}:{t:.2f}" for d, t in sorted(depth_at.items())) or "none"
+    print(
+        f"RESULT engine=libblackwood scenario={name} seed={seed} elapsed_s={elapsed:.3f} nodes={nodes} "
+        f"nps={nps:.0f} tried={tried} tried_used={used} pattern_breaks={hpb} best_depth_tracked={best_tracked} "
+        f"max_depth_hist={max_depth} best_score={score} best_pieces={pieces} depth_at={reached} url={url or 'none'}"
+    )
     return 0
 
 

@@ -112,16 +112,28 @@ def search(
     jobs: int | None = None,
     cluster: str | None = None,
     db: str | os.PathLike | None = None,
+    recipe: bool = True,
     **options: Any,
 ) -> SearchResult:
     """The best score the backtracker reaches when ``schedule`` allows some invalid joins
     (``result.best_score``, ``result.best_board``), as ``edgematch search`` does; on several
-    workers each digs its own subtree and they share the best score."""
-    engine = _engine("backtrack", time_limit, node_limit, limits, dict(options, schedule=schedule))
+    workers each digs its own subtree and they share the best score.
+
+    ``recipe``: fill in the options left out as ``edgematch search`` does
+    (:func:`~edgematch.engines.backtrack.recipe.default_search_options`: on boards of 100
+    squares or more a schedule, an order, the endgame and the polish); False: the engine's
+    own defaults (a row scan, no invalid joins)."""
+    loaded = as_puzzle(puzzle)
+    options = dict(options, schedule=schedule)
+    if recipe:
+        from .engines.backtrack.recipe import default_search_options
+
+        options = default_search_options(loaded, options)
+    engine = _engine("backtrack", time_limit, node_limit, limits, options)
     return _run(
         "search",
         engine,
-        as_puzzle(puzzle),
+        loaded,
         start,
         jobs,
         cluster,

@@ -69,7 +69,7 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
         if not best
         else "search engine: only backtrack searches for the best score",
     )
-    if best:  # the search fills in its order by board size (search.fill_in_recipe)
+    if best:  # the search fills in its order by board size (engines.backtrack.recipe)
         add_order_arguments(
             p, default=None, shown="blackwood on e2, e2path on other boards of 100 squares or more, else rowscan"
         )

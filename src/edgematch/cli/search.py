@@ -34,76 +34,17 @@ schedule forms (tiles = tiles on the board, hints included):
 """
 
 
-#: boards of at least this many squares get the recipe of :func:`fill_in_recipe`
-RECIPE_SQUARES = 100
-#: invalid joins of the general recipe's schedule (``julia:MAX-N``); on a board with more
-#: hints than a starter (e2-clues) 10 are too few to complete a board within minutes, and a
-#: search that stalls short of the endgame moves on to the next seed after
-#: ``CLUED_RESTART_NODES`` nodes (docs/backtracking.md)
-RECIPE_INVALID_JOINS = 10
-CLUED_INVALID_JOINS = 15
-CLUED_RESTART_NODES = 1_000_000_000
-
-
-#: Blackwood's method, filled in on Eternity II itself (the official pieces, the starter
-#: alone) when order, schedule and priority are all left out: order, break indexes,
-#: colour-pattern bound on e2's colours 20, 5 and 7, sorted lists
-BLACKWOOD_RECIPE = dict(
-    order="blackwood",
-    schedule="blackwood",
-    priority_colours="20,5,7",
-    priority_schedule="blackwood",
-    priority_first=True,
-)
-
-
-#: the border squares his order fills after his last break index where his solver (as
-#: libblackwood's JB470 runs it) allows no invalid join: the right column, rows B to E
-BLACKWOOD_EXACT_SQUARES = "B16,C16,D16,E16"
-
-
-def blackwood_recipe_applies(args, puzzle) -> bool:
-    """Eternity II with the starter alone, and none of the options the recipe sets given."""
-    from ..formats.e2dev import is_official_standard
-
-    given = any(getattr(args, key) not in (None, False) for key in BLACKWOOD_RECIPE)
-    return (
-        not given
-        and len(puzzle.hints) == 1
-        and puzzle.width == puzzle.height == 16
-        and is_official_standard(puzzle.tiles)
-    )
-
-
 def fill_in_recipe(args, puzzle) -> None:
-    """The options left out, as measured best (docs/backtracking.md, "The default search").
-    On Eternity II with the starter alone: Blackwood's method (his exact squares too) with
-    the endgame over the last 12 squares, a second of polish and every board within 16 of the maximum kept.  On
-    other boards of ``RECIPE_SQUARES`` or more: the Julia package's path and its schedule
-    for 10 invalid joins (15, and a restart every 1e9 nodes, with more hints than a
-    starter), the endgame over the last 16 squares, a second of polish and every board
-    within 20 of the maximum kept.  On smaller boards, where exact search is
-    the point, a row scan and no errors."""
-    big = puzzle.n_squares >= RECIPE_SQUARES
-    blackwood = big and blackwood_recipe_applies(args, puzzle)
-    if blackwood:
-        for key, value in BLACKWOOD_RECIPE.items():
-            setattr(args, key, value)
-        if args.exact_squares is None:
-            args.exact_squares = BLACKWOOD_EXACT_SQUARES
-    if args.order is None:
-        args.order = "e2path" if big else "rowscan"
-    if args.schedule is None and big:
-        clued = len(puzzle.hints) > 1  # more hints than a starter
-        args.schedule = f"julia:{puzzle.max_score - (CLUED_INVALID_JOINS if clued else RECIPE_INVALID_JOINS)}"
-        if clued and args.restart_nodes is None:
-            args.restart_nodes = CLUED_RESTART_NODES
-    if args.endgame is None:
-        args.endgame = (12 if blackwood else 16) if big else 0
-    if args.save_boards is None and big:
-        args.save_boards = puzzle.max_score - (16 if blackwood else 20)
-    if args.polish is None:
-        args.polish = 1.0 if big and args.endgame else 0.0
+    """The options left out, as the library's recipe fills them in
+    (:func:`~edgematch.engines.backtrack.recipe.default_search_options`)."""
+    from ..engines.backtrack.recipe import RECIPE_OPTIONS, default_search_options
+
+    filled = default_search_options(puzzle, {key: getattr(args, key) for key in RECIPE_OPTIONS})
+    colours = filled["priority_colours"]
+    if isinstance(colours, list):  # the command line spells them as text
+        filled["priority_colours"] = ",".join(str(c) for c in colours)
+    for key, value in filled.items():
+        setattr(args, key, value)
 
 
 def blackwood_bound_warning(args, puzzle) -> str | None:

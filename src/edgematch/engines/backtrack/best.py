@@ -77,7 +77,9 @@ def best_search(
         "save_boards": solver.save_boards,
         "target": target,
         "priority_colours": list(priority or []),
-        "restarts": 0,
+        # a parallel run's task k is restart k: summed over its tasks, a run of K
+        # restarts side by side counts K - 1, as the serial search that ran them would
+        "restarts": 0 if segment is None else int(int(segment) > 0),
         "restart_nodes": solver.restart_nodes,
         "complete_boards": 0,
         "boards_saved": 0,
@@ -96,6 +98,7 @@ def best_search(
             turn = turns[restart % len(turns)]
             weights = prio_w if priority else None
             before = total.best_score
+            nodes_before = total.nodes
             finished = _run(
                 solver,
                 turned_puzzle(variant, turn),
@@ -115,10 +118,11 @@ def best_search(
             )
             if total.best_score > before:  # how to search this board again
                 total.statistics.update(best_seed=seed, best_turn=turn, best_restart=restart)
+            if segment is None and total.nodes > nodes_before:  # a restart counts once it has searched
+                total.statistics["restarts"] = restart
             if finished or total.stopped_by is not None or segment is not None:
                 break
             restart += 1
-            total.statistics["restarts"] = restart
         if total.stopped_by is None and segment is not None and not finished:
             total.stopped_by = StopReason.RESTARTS  # the segment's restart budget ran out
         if total.stopped_by is not None:
