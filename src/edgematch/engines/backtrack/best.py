@@ -77,9 +77,7 @@ def best_search(
         "save_boards": solver.save_boards,
         "target": target,
         "priority_colours": list(priority or []),
-        # a parallel run's task k is restart k: summed over its tasks, a run of K
-        # restarts side by side counts K - 1, as the serial search that ran them would
-        "restarts": 0 if segment is None else int(int(segment) > 0),
+        "restarts": 0,
         "restart_nodes": solver.restart_nodes,
         "complete_boards": 0,
         "boards_saved": 0,
@@ -118,8 +116,10 @@ def best_search(
             )
             if total.best_score > before:  # how to search this board again
                 total.statistics.update(best_seed=seed, best_turn=turn, best_restart=restart)
-            if segment is None and total.nodes > nodes_before:  # a restart counts once it has searched
-                total.statistics["restarts"] = restart
+            if restart > 0 and total.nodes > nodes_before:
+                # a restart counts once it has searched; a parallel run's task k is restart
+                # k, so its tasks' counts add up to the serial search's
+                total.statistics["restarts"] += 1
             if finished or total.stopped_by is not None or segment is not None:
                 break
             restart += 1
