@@ -40,9 +40,6 @@ def fill_in_recipe(args, puzzle) -> None:
     from ..engines.backtrack.recipe import RECIPE_OPTIONS, default_search_options
 
     filled = default_search_options(puzzle, {key: getattr(args, key) for key in RECIPE_OPTIONS})
-    colours = filled["priority_colours"]
-    if isinstance(colours, list):  # the command line spells them as text
-        filled["priority_colours"] = ",".join(str(c) for c in colours)
     for key, value in filled.items():
         setattr(args, key, value)
 
@@ -118,7 +115,10 @@ def _turns(text: str) -> str | list[int]:
         raise InputError(f"--board-turns: '{text}' must be 0, 1, 2, 3, a list of them (0,2) or 'all'") from None
 
 
-def _colours(text: str) -> list:
+def _colours(text: str | list) -> list:
+    """``--priority-colours`` as given (text) or as the recipe filled it in (a list)."""
+    if isinstance(text, list):
+        return list(text)
     if text.strip().lower() == "auto":
         return ["auto"]
     try:
