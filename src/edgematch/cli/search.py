@@ -115,16 +115,16 @@ def _turns(text: str) -> str | list[int]:
         raise InputError(f"--board-turns: '{text}' must be 0, 1, 2, 3, a list of them (0,2) or 'all'") from None
 
 
-def _colours(text: str | list) -> list:
+def _colours(given: str | list) -> list:
     """``--priority-colours`` as given (text) or as the recipe filled it in (a list)."""
-    if isinstance(text, list):
-        return list(text)
-    if text.strip().lower() == "auto":
+    if isinstance(given, list):
+        return list(given)
+    if given.strip().lower() == "auto":
         return ["auto"]
     try:
-        return [int(c) for c in text.replace(",", " ").split()]
+        return [int(c) for c in given.replace(",", " ").split()]
     except ValueError:
-        raise InputError(f"--priority-colours: '{text}' is not a list of colour numbers") from None
+        raise InputError(f"--priority-colours: '{given}' is not a list of colour numbers") from None
 
 
 def register(sub) -> None:
