@@ -471,6 +471,11 @@ def interval_text(interval: tuple[float, float] | None) -> str:
     return "-" if interval is None else f"{interval[0]:+.2f} to {interval[1]:+.2f}"
 
 
+def p_text(p: float) -> str:
+    """Two decimals, or one significant digit where two decimals would show 0.00: a p is never zero."""
+    return f"{p:.2f}" if p >= 0.005 else f"{p:.1g}"
+
+
 def depth_summary(depths: list[dict]) -> list[str]:
     """Per horizon, over the seeds both engines ran: how often edgematch was deeper, as
     deep or shallower, each engine's deepest, median and mean depth, and whether the split
@@ -500,11 +505,11 @@ def depth_summary(depths: list[dict]) -> list[str]:
         differences = [a - b for a, b in pairs]
         lines.append(
             f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
-            f"{sign_test(deeper, shallower):.2f} | "
+            f"{p_text(sign_test(deeper, shallower))} | "
             f"{max(ours)}, {statistics.median(ours):g}, {statistics.mean(ours):.2f} | "
             f"{max(theirs)}, {statistics.median(theirs):g}, {statistics.mean(theirs):.2f} | "
             f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} | "
-            f"{interval_text(mean_difference_interval(differences))} | {signed_rank_test(differences):.2f} |"
+            f"{interval_text(mean_difference_interval(differences))} | {p_text(signed_rank_test(differences))} |"
         )
     return lines
 

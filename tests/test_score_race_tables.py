@@ -111,6 +111,13 @@ def test_the_depth_summary_counts_seed_for_seed_and_gives_means_and_the_sign_tes
     assert "| 600 s | 1 | 0 | 0 | 1 | 1.00 | 249, 249, 249.00 | 251, 251, 251.00 | -2.00 | - | 1.00 |" in table
 
 
+def test_p_values_below_a_hundredth_keep_one_significant_digit():
+    assert score_race.p_text(0.4966) == "0.50"
+    assert score_race.p_text(0.0118) == "0.01"
+    assert score_race.p_text(0.0011852) == "0.001"
+    assert score_race.p_text(2 / 512) == "0.004"
+
+
 def test_the_mean_difference_interval_is_students_t_over_the_pairs():
     # differences 1, 2, -1, 0: mean 0.5, standard deviation sqrt(5/3), t(3, 0.975) = 3.1824
     low, high = score_race.mean_difference_interval([1, 2, -1, 0])
