@@ -476,10 +476,42 @@ def p_text(p: float) -> str:
     return f"{p:.2f}" if p >= 0.005 else f"{p:.1g}"
 
 
+def depth_pairs(depths: list[dict], horizon: int) -> list[tuple[int, int]]:
+    """(edgematch, libblackwood) deepest tiles of each seed both engines ran at ``horizon``."""
+    by_seed: dict[int, dict[str, int]] = {}
+    for r in depths:
+        if r["horizon"] == horizon and r["deepest_tiles"]:
+            by_seed.setdefault(r["seed"], {})[r["engine"]] = r["deepest_tiles"]
+    return [(d["edgematch"], d["libblackwood"]) for d in by_seed.values() if len(d) == 2]
+
+
+def depth_cells(pairs: list[tuple[int, int]]) -> str:
+    """The cells after the label of a depth-summary row: seeds, the split, the sign test, each
+    engine's deepest, median and mean, the mean difference, its interval, the signed-rank p."""
+    ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
+    deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+    differences = [a - b for a, b in pairs]
+    return (
+        f"{len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
+        f"{p_text(sign_test(deeper, shallower))} | "
+        f"{max(ours)}, {statistics.median(ours):g}, {statistics.mean(ours):.2f} | "
+        f"{max(theirs)}, {statistics.median(theirs):g}, {statistics.mean(theirs):.2f} | "
+        f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} | "
+        f"{interval_text(mean_difference_interval(differences))} | {p_text(signed_rank_test(differences))} |"
+    )
+
+
+DEPTH_COLUMNS = (
+    "seeds | edgematch deeper | as deep | shallower | sign test p | edgematch deepest, median, mean | "
+    "libblackwood deepest, median, mean | mean difference | 95 % interval | signed-rank p |"
+)
+
+
 def depth_summary(depths: list[dict]) -> list[str]:
     """Per horizon, over the seeds both engines ran: how often edgematch was deeper, as
     deep or shallower, each engine's deepest, median and mean depth, and whether the split
-    could be chance (a sign test), so that "deeper" is claimed only where it is not."""
+    could be chance (a sign test), so that "deeper" is claimed only where it is not; then
+    the same per machine, since a lead pooled over machines may hold on one of them only."""
     lines = [
         "Seed for seed at each horizon (every code version measured, pooled). The sign test's p is "
         "the chance of a split at least this uneven if both engines were as likely to be the deeper "
@@ -487,30 +519,28 @@ def depth_summary(depths: list[dict]) -> list[str]:
         "test is the criterion the project declared; the signed-rank p (which also weighs how many tiles "
         "deeper) and the 95 % interval of the mean difference are given beside it, not in its place.",
         "",
-        "| horizon | seeds | edgematch deeper | as deep | shallower | sign test p | "
-        "edgematch deepest, median, mean | libblackwood deepest, median, mean | mean difference | "
-        "95 % interval | signed-rank p |",
+        f"| horizon | {DEPTH_COLUMNS}",
         "|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
     ]
-    for horizon in sorted({r["horizon"] for r in depths}):
-        by_seed: dict[int, dict[str, int]] = {}
-        for r in depths:
-            if r["horizon"] == horizon and r["deepest_tiles"]:
-                by_seed.setdefault(r["seed"], {})[r["engine"]] = r["deepest_tiles"]
-        pairs = [(d["edgematch"], d["libblackwood"]) for d in by_seed.values() if len(d) == 2]
-        if not pairs:
-            continue
-        ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
-        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
-        differences = [a - b for a, b in pairs]
-        lines.append(
-            f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
-            f"{p_text(sign_test(deeper, shallower))} | "
-            f"{max(ours)}, {statistics.median(ours):g}, {statistics.mean(ours):.2f} | "
-            f"{max(theirs)}, {statistics.median(theirs):g}, {statistics.mean(theirs):.2f} | "
-            f"{statistics.mean(ours) - statistics.mean(theirs):+.2f} | "
-            f"{interval_text(mean_difference_interval(differences))} | {p_text(signed_rank_test(differences))} |"
-        )
+    horizons = sorted({r["horizon"] for r in depths})
+    for horizon in horizons:
+        pairs = depth_pairs(depths, horizon)
+        if pairs:
+            lines.append(f"| {horizon} s | {depth_cells(pairs)}")
+    lines += [
+        "",
+        "The same, machine by machine (both engines of a race ran on one machine; rows from before "
+        "2026-11-26 did not record theirs):",
+        "",
+        f"| horizon | machine | {DEPTH_COLUMNS}",
+        "|---:|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
+    ]
+    machines = sorted({r.get("machine", "not recorded") for r in depths})
+    for horizon in horizons:
+        for name in machines:
+            pairs = depth_pairs([r for r in depths if r.get("machine", "not recorded") == name], horizon)
+            if pairs:
+                lines.append(f"| {horizon} s | {name} | {depth_cells(pairs)}")
     return lines
 
 

@@ -187,3 +187,17 @@ def test_a_checkpoint_never_replaces_a_race_run_to_that_horizon():
     assert score_race.merged([read], direct) == [direct]
     newer = {**read, "deepest_tiles": 247}
     assert score_race.merged([read], newer) == [newer]
+
+
+def test_the_depth_summary_splits_the_pooled_rows_by_machine():
+    rows = [
+        *({**r, "machine": "AMD"} for r in depth_rows(300, 1, 249, 248)),
+        *({**r, "machine": "AMD"} for r in depth_rows(300, 2, 248, 249)),
+        *({**r, "machine": "Xeon"} for r in depth_rows(300, 3, 250, 248)),
+        *depth_rows(300, 4, 249, 249),  # before rows recorded their machine
+    ]
+    table = "\n".join(score_race.depth_summary(rows))
+    assert "| 300 s | 4 | 2 | 1 | 1 | 1.00 | 250, 249, 249.00 | 249, 248.5, 248.50 | +0.50 |" in table
+    assert "| 300 s | AMD | 2 | 1 | 0 | 1 | 1.00 | 249, 248.5, 248.50 | 249, 248.5, 248.50 | +0.00 |" in table
+    assert "| 300 s | Xeon | 1 | 1 | 0 | 0 | 1.00 | 250, 250, 250.00 | 248, 248, 248.00 | +2.00 | - | 1.00 |" in table
+    assert "| 300 s | not recorded | 1 | 0 | 1 | 0 | 1.00 |" in table
