@@ -203,10 +203,14 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     }
 
 
+def machine_of(row: dict) -> str:
+    """The machine a row ran on (rows from before 2026-11-26 did not record it)."""
+    return row.get("machine", "not recorded")
+
+
 def machines_text(rows: list[dict]) -> str:
-    """How many rows each machine ran, so that a reader of pooled tables sees the mix
-    (rows from before 2026-11-26 did not record their machine)."""
-    counts = Counter(r.get("machine", "not recorded") for r in rows)
+    """How many rows each machine ran, so that a reader of pooled tables sees the mix."""
+    counts = Counter(machine_of(r) for r in rows)
     return "; ".join(f"{name}: {n}" for name, n in counts.most_common())
 
 
@@ -535,10 +539,9 @@ def depth_summary(depths: list[dict]) -> list[str]:
         f"| horizon | machine | {DEPTH_COLUMNS}",
         "|---:|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
     ]
-    machines = sorted({r.get("machine", "not recorded") for r in depths})
     for horizon in horizons:
-        for name in machines:
-            pairs = depth_pairs([r for r in depths if r.get("machine", "not recorded") == name], horizon)
+        for name in sorted({machine_of(r) for r in depths}):
+            pairs = depth_pairs([r for r in depths if machine_of(r) == name], horizon)
             if pairs:
                 lines.append(f"| {horizon} s | {name} | {depth_cells(pairs)}")
     return lines
