@@ -539,9 +539,12 @@ def depth_summary(depths: list[dict]) -> list[str]:
         f"| horizon | machine | {DEPTH_COLUMNS}",
         "|---:|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
     ]
+    by_machine: dict[str, list[dict]] = {}
+    for r in depths:
+        by_machine.setdefault(machine_of(r), []).append(r)
     for horizon in horizons:
-        for name in sorted({machine_of(r) for r in depths}):
-            pairs = depth_pairs([r for r in depths if machine_of(r) == name], horizon)
+        for name, rows in sorted(by_machine.items()):
+            pairs = depth_pairs(rows, horizon)
             if pairs:
                 lines.append(f"| {horizon} s | {name} | {depth_cells(pairs)}")
     return lines
