@@ -8,7 +8,9 @@ start board.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 
 import pytest
 
@@ -243,3 +245,28 @@ def test_every_engine_says_what_its_nodes_are_under_one_key(name, puzzle):
     assert statistics["nodes_are"].startswith("nodes = ")
     if name in ("backtrack", "colorpair"):
         assert "(tile, rotation)" in statistics["nodes_are"]
+
+
+class _SignalInTheFirstSlice(StopFlag):
+    """A stop flag whose first slice is interrupted at once, as a signal arriving while
+    the first kernel compiles interrupts it (the handler's KeyboardInterrupt)."""
+
+    @contextlib.contextmanager
+    def warm(self):
+        self.signal = signal.SIGINT
+        self.set()
+        self.interrupted_warming = True
+        raise KeyboardInterrupt
+        yield  # a generator, for contextmanager
+
+
+@pytest.mark.parametrize("name", sorted(set(CAN) - {"cpsat"}))  # CP-SAT: one library call, no slices
+def test_every_engine_keeps_the_note_that_nothing_was_searched(name, puzzle):
+    """An engine's own statistics never overwrite the driver's note that a signal in the
+    first slice's compiler stopped the search before any node (colorpair once did)."""
+    engine = make_solver(name)
+    engine.stop = _SignalInTheFirstSlice()
+    result = engine.count(puzzle)
+    assert result.stopped_by == StopReason.INTERRUPTED and not result.complete
+    assert result.nodes == 0 and result.solutions == 0
+    assert result.statistics["interrupted"] == NOTHING_SEARCHED

@@ -3,14 +3,16 @@ also inside a library call (CP-SAT's Solve) and while its kernels compile."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import threading
 
 import pytest
 
-from edgematch.engines.base import StopFlag, StopReason
-from support.cli import interrupt
+from edgematch.cli import count as count_cli
+from edgematch.engines.base import NOTHING_SEARCHED, StopFlag, StopReason
+from support.cli import interrupt, run_cli
 
 
 @pytest.mark.parametrize("signal_number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
@@ -41,6 +43,31 @@ def test_a_signal_while_the_kernels_compile_ends_the_run_at_once(tmp_path):
     assert data["stopped_by"] == "interrupted" and data["solutions"] == 0 and data["nodes"] == 0
     assert "nothing was searched yet" in data["statistics"]["interrupted"]
     assert err.count("interrupted (statistics so far above)") == 1
+
+
+class _SwallowedSignal(StopFlag):
+    """A signal during the command's warm block whose KeyboardInterrupt a library callback
+    swallowed (LLVM's object cache does): the flag is set, the compiler goes on."""
+
+    @contextlib.contextmanager
+    def warm(self):
+        if self.signal is None:
+            self.signal = signal.SIGINT
+            self.set()
+            self.interrupted_warming = True
+        with super().warm():
+            yield
+
+
+def test_a_swallowed_signal_still_reports_that_nothing_was_searched(monkeypatch, capsys):
+    """The search then stops before its first slice; the result says nothing was searched
+    (the CI run of 5942624 once printed an interrupted result without that note)."""
+    monkeypatch.setattr(count_cli, "StopFlag", _SwallowedSignal)
+    code, out, err = run_cli(capsys, "count", "owen1-6x6", "--solver", "colorpair", "--json")
+    assert code == 130, err
+    data = json.loads(out)
+    assert data["stopped_by"] == "interrupted" and data["nodes"] == 0
+    assert data["statistics"]["interrupted"] == NOTHING_SEARCHED
 
 
 def test_stop_hook_is_called_when_the_flag_is_set_and_at_once_when_already_set():

@@ -335,7 +335,7 @@ class ColorPairSolver(Engine):
         while per_depth and per_depth[-1] == 0:
             per_depth.pop()
         result.nodes_per_depth = per_depth
-        result.statistics = stats
+        result.statistics.update(stats)  # keeps what the driver noted (an interruption while warming)
         result.seconds = time.perf_counter() - started
         return result
 
