@@ -4,9 +4,11 @@ also inside a library call (CP-SAT's Solve) and while its kernels compile."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import signal
 import threading
+import weakref
 
 import pytest
 
@@ -68,6 +70,34 @@ def test_a_swallowed_signal_still_reports_that_nothing_was_searched(monkeypatch,
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["nodes"] == 0
     assert data["statistics"]["interrupted"] == NOTHING_SEARCHED
+
+
+@pytest.mark.parametrize("raised", ["KeyboardInterrupt", "the compiler's own error"])
+def test_what_an_interrupted_compile_held_is_never_freed(raised):
+    """The compiler's half-built LLVM objects, reachable from the interruption's traceback,
+    stay alive: llvmlite could free one of them twice (a segmentation fault after Ctrl-C
+    in a cold optimize, seen in the test below under load)."""
+    stop = StopFlag()
+    held = []
+
+    class HalfBuilt:
+        pass
+
+    def compiling():
+        half_built = HalfBuilt()
+        held.append(weakref.ref(half_built))
+        if raised == "KeyboardInterrupt":
+            raise KeyboardInterrupt
+        stop.interrupted_warming = True  # the handler's KeyboardInterrupt was swallowed
+        raise RuntimeError("LLVM failed")
+
+    try:
+        with stop.warm():
+            compiling()
+    except KeyboardInterrupt:
+        pass
+    gc.collect()
+    assert held[0]() is not None
 
 
 def test_stop_hook_is_called_when_the_flag_is_set_and_at_once_when_already_set():

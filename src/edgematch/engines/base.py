@@ -106,6 +106,19 @@ class Limits:
         return Limits(**data)
 
 
+#: The exceptions that interrupted a kernel's compilation, kept for the life of the process.
+#: Their tracebacks hold the compiler's half-built LLVM objects, and llvmlite marks an object
+#: as handed over only after the call that hands it over: freeing them could free one twice
+#: (a segmentation fault in about one interrupted cold compile of twenty under load).
+#: llvmlite frees nothing at interpreter exit, so there they are safe.
+_INTERRUPTED_COMPILES: list[BaseException] = []
+
+
+def _keep_interrupted_compile(error: BaseException) -> None:
+    if not any(kept is error for kept in _INTERRUPTED_COMPILES):
+        _INTERRUPTED_COMPILES.append(error)
+
+
 class StopFlag:
     """A request to stop, set from a signal handler or another thread and polled by the
     slice driver between slices (so a search stops within one slice, about 0.25 s).
@@ -141,10 +154,12 @@ class StopFlag:
         self.warming = True
         try:
             yield
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interruption:
+            _keep_interrupted_compile(interruption)
             raise
-        except Exception:
+        except Exception as error:
             if self.interrupted_warming:
+                _keep_interrupted_compile(error)
                 raise KeyboardInterrupt from None
             raise
         finally:
