@@ -201,3 +201,25 @@ def test_the_depth_summary_splits_the_pooled_rows_by_machine():
     assert "| 300 s | AMD | 2 | 1 | 0 | 1 | 1.00 | 249, 248.5, 248.50 | 249, 248.5, 248.50 | +0.00 |" in table
     assert "| 300 s | Xeon | 1 | 1 | 0 | 0 | 1.00 | 250, 250, 250.00 | 248, 248, 248.00 | +2.00 | - | 1.00 |" in table
     assert "| 300 s | not recorded | 1 | 0 | 1 | 0 | 1.00 |" in table
+
+
+def test_the_deepest_of_independent_segments_is_the_expected_maximum():
+    """Half the draws 248, half 250: the deepest of two is 250 but with chance 1/4, so
+    248 + 2 * (1 - 1/4) = 249.5; of one, the mean; a constant stays itself."""
+    assert score_race.best_of_segments([248, 250], 2) == 249.5
+    assert score_race.best_of_segments([248, 249, 250, 251], 1) == 249.5
+    assert score_race.best_of_segments([249, 249, 249], 12) == 249
+
+
+def test_the_restart_estimate_needs_twenty_seeds_and_names_the_measured_runs_beside_it():
+    rows = [row for seed in range(20) for row in depth_rows(300, seed, 249 + seed % 2, 249)]
+    rows += depth_rows(3600, 100, 250, 251)
+    table = "\n".join(score_race.restart_estimate(rows))
+    # edgematch: 249 or 250 with chance 1/2 each; 12 segments reach 250 but with chance 2**-12
+    assert f"| 3600 s | 300 s | 12 | 20 | {249 + 1 - 0.5**12:.2f} | 249.00 | +1.00 |" in table
+    assert "| 250.00, 251.00 (1) |" in table
+    assert "| 1800 s | 300 s | 6 | 20 |" in table
+    assert "| 600 s |" not in table  # no seed raced to 600 s
+    assert score_race.restart_estimate(rows[:-4]) == score_race.restart_estimate(rows[:-4])  # seeded bootstrap
+    few = [row for seed in range(19) for row in depth_rows(300, seed, 250, 249)]
+    assert "| 3600 s |" not in "\n".join(score_race.restart_estimate(few))
