@@ -140,6 +140,18 @@ def race_edgematch(puzzle_name: str, horizon: int, jobs: int, seed: int) -> dict
     }
 
 
+def peer_python_problem(python: str) -> str | None:
+    """Why ``python`` cannot run libblackwood's driver (it imports ``requests``), or None.
+    Inside edgematch's virtual environment ``python3`` is the environment's own, without it."""
+    try:
+        found = subprocess.run([python, "-c", "import requests"], capture_output=True).returncode == 0
+    except OSError as error:
+        return f"--peer-python {python} cannot be run ({error.strerror})"
+    if not found:
+        return f"--peer-python {python} cannot import requests, which libblackwood needs: name an interpreter that can"
+    return None
+
+
 def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_core: int = 0) -> dict:
     """libblackwood's JB470 on e2 for ``horizon`` seconds: one process per core, seeds
     ``seed``, ``seed + 1``, ...; the best of their depths and scores."""
@@ -147,11 +159,14 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
         env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
+    problem = peer_python_problem(PEER_PYTHON)
+    if problem:
+        raise RuntimeError(problem)
     ensure_driver(folder)
     # the build folder depends on the parameters: build it once before the processes start,
     # or each would try to create it
     built = subprocess.run([PEER_PYTHON, "bw_run.py"], cwd=folder, env=dict(env, SEED=str(seed), BUILD_ONLY="1"))
-    if built.returncode:  # (its Python needs requests: PEER_PYTHON is the python3 on PATH)
+    if built.returncode:
         raise RuntimeError(f"libblackwood's build failed ({built.returncode})")
     procs = []
     for k in range(jobs):
@@ -801,6 +816,8 @@ def main(argv=None) -> int:
         saved = json.loads((RESULTS / "score_race.json").read_text())
         write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})
         return 0
+    if args.libblackwood and (problem := peer_python_problem(PEER_PYTHON)):
+        parser.error(problem)  # before any compile or race, one line and status 2
     header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
     rows: list[dict] = []
     if args.merge and (RESULTS / "score_race.json").exists():

@@ -223,3 +223,16 @@ def test_the_restart_estimate_needs_twenty_seeds_and_names_the_measured_runs_bes
     assert score_race.restart_estimate(rows[:-4]) == score_race.restart_estimate(rows[:-4])  # seeded bootstrap
     few = [row for seed in range(19) for row in depth_rows(300, seed, 250, 249)]
     assert "| 3600 s |" not in "\n".join(score_race.restart_estimate(few))
+
+
+def test_an_interpreter_that_cannot_run_libblackwoods_driver_is_named_before_the_race(tmp_path):
+    missing = str(tmp_path / "no-python")
+    assert score_race.peer_python_problem(missing).startswith(f"--peer-python {missing} cannot be run")
+    fake = tmp_path / "python-without-requests"
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    assert "cannot import requests" in score_race.peer_python_problem(str(fake))
+    real = tmp_path / "python-with-requests"
+    real.write_text("#!/bin/sh\nexit 0\n")
+    real.chmod(0o755)
+    assert score_race.peer_python_problem(str(real)) is None
