@@ -159,9 +159,6 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
         env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
-    problem = peer_python_problem(PEER_PYTHON)
-    if problem:
-        raise RuntimeError(problem)
     ensure_driver(folder)
     # the build folder depends on the parameters: build it once before the processes start,
     # or each would try to create it

@@ -273,10 +273,6 @@ def run_search(args, call, report, **extra) -> int:
         result = interrupted_result(args, stop, time.perf_counter() - started)
     if stop.signal is not None:
         result.statistics["signal"] = int(stop.signal)
-        if result.stopped_by == StopReason.INTERRUPTED and result.nodes == 0:
-            # a handler's KeyboardInterrupt the compiler swallowed leaves the flag set, and
-            # the search then stops before its first slice: nothing was searched either
-            result.statistics.setdefault("interrupted", NOTHING_SEARCHED)
     finishing.acquire()  # kept: a late watcher must not report a second time
     return report(result)
 

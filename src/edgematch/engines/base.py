@@ -274,8 +274,13 @@ class SliceDriver:
         return None if self.limits.solutions is None else self.limits.solutions - self.solutions_done
 
     def halt(self, reason: StopReason) -> bool:
-        """Record why the search stopped; returns False (the run did not finish)."""
+        """Record why the search stopped; returns False (the run did not finish).  A signal
+        that interrupted the compiler before any node (raised, or swallowed by LLVM with the
+        flag left set) is noted as nothing searched."""
         self.result.stopped_by = reason
+        if reason == StopReason.INTERRUPTED and self.nodes_done == 0 and self.stop is not None:
+            if self.stop.interrupted_warming:
+                self.result.statistics["interrupted"] = NOTHING_SEARCHED
         return False
 
     # ------------------------------------------------------------------ the loop
@@ -330,8 +335,6 @@ class SliceDriver:
                 if report.end_run:
                     return False
         except KeyboardInterrupt:
-            if self.stop is not None and self.stop.interrupted_warming and self.nodes_done == 0:
-                self.result.statistics["interrupted"] = NOTHING_SEARCHED
             return self.halt(StopReason.INTERRUPTED)
 
     def mark_timeline(self) -> None:
