@@ -31,11 +31,20 @@ from numba import njit
 
 from . import generated
 from .best_kernel import phase_range
-from .generated import begins_function, call, chained, key_expression, next_free, place_again, square_code
+from .generated import (
+    begins_function,
+    call,
+    chained,
+    key_expression,
+    next_free,
+    place_again,
+    skip_used,
+    square_code,
+)
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 6
+VERSION = 7
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -254,8 +263,10 @@ class _Source:
         if phased:
             out += [f"{ind}    j{d} = 0", f"{ind}    x{d} = 0"]
         ind2 = ind + "    "
-        if phased and len(usable) > 1:
+        skipping = phased and len(usable) > 1
+        if skipping:
             out.append(f"{ind}while True:")
+            out += skip_used(d, self.CAND, self.USED, self.pmask, ind2)
             out.append(f"{ind2}if i{d} >= e{d}:")
             room = f"mem[{self.ALLOWED + d}] - r{d}" if self.dynamic(d) else f"{self.allowed[d]} - r{d}"
             out.append(f"{ind2}    b = {room}")
@@ -276,7 +287,7 @@ class _Source:
             ]
         else:
             out.append(f"{ind}while i{d} < e{d}:")
-        out += next_free(d, self.CAND, self.USED, self.pmask, ind2)
+        out += next_free(d, self.CAND, self.USED, self.pmask, ind2, skipped=skipping)
         if self.tracks(d):
             out.append(f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]")
         if self.prio_min is not None and d in self.checks:
