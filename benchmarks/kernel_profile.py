@@ -99,10 +99,15 @@ def attribute(ips: list[int], syms: list[tuple[int, int, str]], base: int) -> tu
     return per_function, per_offset
 
 
-def _object_code(dispatcher) -> bytes:
-    """The machine code of ``chain`` and everything it calls, as Numba cached it."""
+def _object_code(dispatcher, signature) -> bytes:
+    """The machine code of ``chain`` and everything it calls, as Numba cached it for the
+    ``signature`` this process runs (an int32 or an int64 array)."""
     cache_file = dispatcher._cache._cache_file
-    data = cache_file.load(next(iter(cache_file._load_index())))
+    keys = list(cache_file._load_index())
+    key = next((k for k in keys if tuple(k[0]) == tuple(signature.args)), keys[0] if keys else None)
+    if key is None:
+        raise RuntimeError("Numba's cache holds no entry of the generated module")
+    data = cache_file.load(key)
 
     def find(value, depth=0):
         if isinstance(value, bytes) and value[:4] == b"\x7fELF":
@@ -118,7 +123,7 @@ def _object_code(dispatcher) -> bytes:
 
     code = find(data)
     if code is None:
-        raise SystemExit("kernel_profile: no object code in Numba's cache entry of the generated module")
+        raise RuntimeError("no object code in Numba's cache entry of the generated module")
     return code
 
 
@@ -186,7 +191,7 @@ def main() -> None:
             return
         compiled = next(iter(module.chain.overloads.values()))
         entry = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
-        code = _object_code(module.chain)
+        code = _object_code(module.chain, compiled.signature)
         chain_offset, syms = symbols(code, compiled.fndesc.llvm_func_name)
         base = entry - chain_offset
         with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
