@@ -109,29 +109,37 @@ def call(helper: str, *args: object) -> str:
     return f"{helper}(mem, " + ", ".join(f"I({a})" for a in args) + ")"
 
 
-def next_free(d: int, cand_at: int, used_at: int, pmask: int, ind: str, skipped: bool = False) -> list[str]:
+def next_free(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
     """Depth ``d``'s next candidate ``p{d}`` and its used flag's index ``t{d}``, skipping used
-    tiles (``skipped``: :func:`skip_used` has already found it free).  The candidate is read
-    with an unsigned index: for a signed one Numba adds a compare and a conditional move
-    before the load, on the chain to the used test."""
-    out = [
+    tiles.  The candidate is read with an unsigned index: for a signed one Numba adds a
+    compare and a conditional move before the load, on the chain to the used test."""
+    return [
         f"{ind}p{d} = mem[U({cand_at} + i{d})]",
         f"{ind}i{d} += 1",
         f"{ind}t{d} = {used_at} + ((p{d} & {pmask}) >> 2)",
+        f"{ind}if mem[t{d}]:",
+        f"{ind}    continue",
     ]
-    return out if skipped else [*out, f"{ind}if mem[t{d}]:", f"{ind}    continue"]
 
 
 def skip_used(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
-    """Depth ``d``'s list position moved past the used tiles, in a loop of its own.  A depth
-    whose loop holds every deeper depth keeps its position on the stack; skipped by the
-    depth's own loop (``if used: continue``), each used tile stored the position and read
-    it back, on the chain to the next entry.  In its own loop the position stays in a
-    register.  Worth it where lists are long and mostly used (the break phases of a best
-    search); on short exact lists the extra test costs more (docs/backtracking.md)."""
+    """Depth ``d``'s list position moved to the next free tile, in a loop of its own that
+    leaves the tile in ``p{d}`` and its used flag's index in ``t{d}`` (at ``break``) or runs
+    out of the list (its ``else:``, whose block the caller writes next, one level deeper).
+    A depth whose loop holds every deeper depth keeps its position on the stack; skipped
+    by the depth's own loop (``if used: continue``), each used tile stored the position and
+    read it back, on the chain to the next entry.  In its own loop the position stays in a
+    register, and the free tile found is not read again.  Worth it where lists are long
+    and mostly used (the break phases of a best search); on short exact lists the extra
+    test costs more (docs/backtracking.md)."""
     return [
-        f"{ind}while i{d} < e{d} and mem[{used_at} + ((mem[U({cand_at} + i{d})] & {pmask}) >> 2)]:",
+        f"{ind}while i{d} < e{d}:",
+        f"{ind}    p{d} = mem[U({cand_at} + i{d})]",
+        f"{ind}    t{d} = {used_at} + ((p{d} & {pmask}) >> 2)",
+        f"{ind}    if mem[t{d}] == 0:",
+        f"{ind}        break",
         f"{ind}    i{d} += 1",
+        f"{ind}else:",
     ]
 
 

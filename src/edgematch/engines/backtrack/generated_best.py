@@ -44,7 +44,7 @@ from .generated import (
 from .kernel import BUDGET, TARGET
 from .plan import P_CHK, P_ERR, P_NCHK
 
-VERSION = 7
+VERSION = 8
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -267,7 +267,6 @@ class _Source:
         if skipping:
             out.append(f"{ind}while True:")
             out += skip_used(d, self.CAND, self.USED, self.pmask, ind2)
-            out.append(f"{ind2}if i{d} >= e{d}:")
             room = f"mem[{self.ALLOWED + d}] - r{d}" if self.dynamic(d) else f"{self.allowed[d]} - r{d}"
             out.append(f"{ind2}    b = {room}")
             for n, (j_prev, j) in enumerate(zip(usable, usable[1:])):
@@ -287,7 +286,10 @@ class _Source:
             ]
         else:
             out.append(f"{ind}while i{d} < e{d}:")
-        out += next_free(d, self.CAND, self.USED, self.pmask, ind2, skipped=skipping)
+        if skipping:  # skip_used left p and t of the free tile found
+            out.append(f"{ind2}i{d} += 1")
+        else:
+            out += next_free(d, self.CAND, self.USED, self.pmask, ind2)
         if self.tracks(d):
             out.append(f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]")
         if self.prio_min is not None and d in self.checks:
