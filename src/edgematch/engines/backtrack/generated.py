@@ -98,7 +98,7 @@ def key_expression(row, d: int, first: int, depth_of: dict, hints, cmask: int, b
     return " + ".join([str(base + starts_at)] + terms)
 
 
-#: the imports of every generated module (``U``: see :func:`next_free`; ``I``: :func:`call`)
+#: the imports of every generated module (``U``: see :func:`read_candidate`; ``I``: :func:`call`)
 IMPORTS = ["from numba import njit", "from numba import int64 as I", "from numba import uint64 as U"]
 
 
@@ -109,33 +109,31 @@ def call(helper: str, *args: object) -> str:
     return f"{helper}(mem, " + ", ".join(f"I({a})" for a in args) + ")"
 
 
-def next_free(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
-    """Depth ``d``'s next candidate ``p{d}`` and its used flag's index ``t{d}``, skipping used
-    tiles.  The candidate is read with an unsigned index: for a signed one Numba adds a
+def read_candidate(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
+    """Depth ``d``'s list entry ``i{d}`` read into ``p{d}`` and its used flag's index into
+    ``t{d}``.  The entry is read with an unsigned index: for a signed one Numba adds a
     compare and a conditional move before the load, on the chain to the used test."""
     return [
         f"{ind}p{d} = mem[U({cand_at} + i{d})]",
-        f"{ind}i{d} += 1",
         f"{ind}t{d} = {used_at} + ((p{d} & {pmask}) >> 2)",
-        f"{ind}if mem[t{d}]:",
-        f"{ind}    continue",
     ]
 
 
+def next_free(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
+    """Depth ``d``'s next candidate, inside the depth's own loop: a used tile ``continue``s it."""
+    first, flag = read_candidate(d, cand_at, used_at, pmask, ind)
+    return [first, f"{ind}i{d} += 1", flag, f"{ind}if mem[t{d}]:", f"{ind}    continue"]
+
+
 def skip_used(d: int, cand_at: int, used_at: int, pmask: int, ind: str) -> list[str]:
-    """Depth ``d``'s list position moved to the next free tile, in a loop of its own that
-    leaves the tile in ``p{d}`` and its used flag's index in ``t{d}`` (at ``break``) or runs
-    out of the list (its ``else:``, whose block the caller writes next, one level deeper).
-    A depth whose loop holds every deeper depth keeps its position on the stack; skipped
-    by the depth's own loop (``if used: continue``), each used tile stored the position and
-    read it back, on the chain to the next entry.  In its own loop the position stays in a
-    register, and the free tile found is not read again.  Worth it where lists are long
-    and mostly used (the break phases of a best search); on short exact lists the extra
-    test costs more (docs/backtracking.md)."""
+    """Depth ``d``'s list position moved to the next free tile in a loop of its own, which
+    keeps the position in a register where the depth's loop would keep it on the stack.  It
+    leaves the tile in ``p{d}``, ``t{d}`` at ``break``; its ``else:`` (the list ran out) is
+    the block the caller writes next.  Pays where lists are long and mostly used (the break
+    phases of a best search), not on short exact lists (docs/backtracking.md)."""
     return [
         f"{ind}while i{d} < e{d}:",
-        f"{ind}    p{d} = mem[U({cand_at} + i{d})]",
-        f"{ind}    t{d} = {used_at} + ((p{d} & {pmask}) >> 2)",
+        *read_candidate(d, cand_at, used_at, pmask, ind + "    "),
         f"{ind}    if mem[t{d}] == 0:",
         f"{ind}        break",
         f"{ind}    i{d} += 1",
