@@ -37,6 +37,35 @@ def test_the_blackwood_order_on_other_boards():
     assert scan_order("blackwood", 9, 9) == scan_order("rowscan", 9, 9, "BL")  # too small for its parts
 
 
+def test_the_clued_order_fills_his_first_three_rows_column_by_column():
+    his, clued = scan_order("blackwood", 16, 16), scan_order("blackwood-clues", 16, 16)
+    assert clued[:48] == [r * 16 + c for c in range(16) for r in (15, 14, 13)]  # P1, O1, N1, P2, ...
+    assert clued[48:] == his[48:] and sorted(clued[:48]) == sorted(his[:48])
+    assert scan_order("blackwood-clues", 16, 16, "TL")[:3] == [0, 16, 32]
+    for w, h in ((10, 6), (9, 9)):
+        assert sorted(scan_order("blackwood-clues", w, h)) == list(range(w * h))
+
+
+def test_his_bound_on_a_clued_board_counts_the_tiles_the_search_placed():
+    """Each hint beyond the starter is on the board from the start: his ramp moves that many
+    tiles later, the same search as the ramp written out shifted."""
+    from edgematch.loading import load
+    from edgematch.model.schedules import blackwood_pattern_bound
+
+    his, clued = blackwood_pattern_bound(), blackwood_pattern_bound(5)
+    assert len(clued) == len(his) == 257 and clued[:4].sum() == 0 and (clued[4:] == his[:-4]).all()
+    assert his[30] > 0 and clued[34] == his[30] and clued[-1] == his[-1] == 119
+    assert (schedule_array("blackwood", 256, what="priority schedule", hints=5) == clued).all()
+    puzzle = load("e2-clues")
+    common = dict(order="blackwood-clues", schedule="blackwood", priority_colours=[20, 5, 7], priority_first=True)
+    common.update(node_limit=300_000, seed=1, kernel="lists", endgame=0)
+    named = BacktrackSolver(priority_schedule="blackwood", **common).best(puzzle)
+    written = BacktrackSolver(priority_schedule=[int(v) for v in clued[1:]], **common).best(puzzle)
+    unshifted = BacktrackSolver(priority_schedule=[int(v) for v in his[1:]], **common).best(puzzle)
+    assert named.nodes_per_depth == written.nodes_per_depth
+    assert named.nodes_per_depth != unshifted.nodes_per_depth
+
+
 def test_blackwood_schedules():
     errors = schedule_array("blackwood", 256, max_score=480)
     assert list(np.flatnonzero(np.diff(errors)) + 1) == [198, 204, 211, 217, 222, 226, 230, 234, 237, 239]

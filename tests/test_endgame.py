@@ -124,9 +124,9 @@ def test_cli_endgame_and_polish_write_the_best_completed_board(capsys, tmp_path)
 
 
 def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
-    """``edgematch search e2`` alone runs Blackwood's method with the endgame; other big
-    boards (e2-clues here) the Julia package's path; small boards keep the exact row scan;
-    options given win over the recipe."""
+    """``edgematch search e2`` alone runs Blackwood's method with the endgame, e2-clues his
+    method fitted to its clues; other big boards the Julia package's path; small boards
+    keep the exact row scan; options given win over the recipe."""
     code, text, _ = run_cli(capsys, "search", "e2", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
     recipe = ("blackwood", "blackwood", 12, 464, [20, 5, 7], True, [31, 47, 63, 79])  # B16, C16, D16, E16
@@ -134,8 +134,13 @@ def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
     assert code == 0 and tuple(stats[k] for k in got) == recipe
     code, text, _ = run_cli(capsys, "search", "e2-clues", "--node-limit", "5000000", "--jobs", "1", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    recipe = ("e2path", "julia:465", 16, 460, [], False, [])  # its clues: 15 invalid joins, and restarts
-    assert code == 0 and tuple(stats[k] for k in got) == recipe and stats["restart_nodes"] == 1_000_000_000
+    clued = "breaks:198,204,211,217,222,226,230,234,237,239,241,243"  # two invalid joins more than his
+    recipe = ("blackwood-clues", clued, 12, 460, [20, 5, 7], True, [31, 47, 63, 79])
+    assert code == 0 and tuple(stats[k] for k in got) == recipe and stats["restart_nodes"] == 2_000_000_000
+    given = ["--order", "e2path", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
+    code, text, _ = run_cli(capsys, "search", "e2-clues", *given)  # an option of his given: the general recipe
+    stats = json.loads(text)["statistics"]  # 15 invalid joins and restarts for its clues
+    assert code == 0 and (stats["schedule"], stats["restart_nodes"]) == ("julia:465", 1_000_000_000)
     given = ["--schedule", "julia:470", "--node-limit", "100000", "--jobs", "1", "--json", "--quiet"]
     code, text, _ = run_cli(capsys, "search", "e2-clues", *given)
     stats = json.loads(text)["statistics"]  # a schedule given: no restarts filled in

@@ -44,18 +44,6 @@ def fill_in_recipe(args, puzzle) -> None:
         setattr(args, key, value)
 
 
-def blackwood_bound_warning(args, puzzle) -> str | None:
-    """Blackwood's colour-pattern bound counts tiles on the board with his starter as the
-    only hint; each further hint counts from the start, so the bound asks for its sides
-    early and prunes more than his (docs/backtracking.md, "Blackwood's method")."""
-    if str(args.priority_schedule or "").lower() != "blackwood" or len(puzzle.hints) <= 1:
-        return None
-    return (
-        f"--priority-schedule blackwood is Blackwood's bound for the starter alone; this puzzle has "
-        f"{len(puzzle.hints)} hints, counted from the start, so it prunes more than his"
-    )
-
-
 def score_histogram(counts: dict) -> str:
     """``460: 12, 461: 3`` from ``{"460": 12, "461": 3}``, highest scores last."""
     return ", ".join(f"{score}: {counts[score]:,}" for score in sorted(counts, key=int))
@@ -240,9 +228,6 @@ def run(args) -> int:
         args, "search", lambda solver, puzzle, start: solver.best(puzzle, start=start, callback=improved)
     )
     fill_in_recipe(args, puzzle)
-    warning = blackwood_bound_warning(args, puzzle)
-    if warning:
-        print(f"edgematch search: warning: {warning}", file=sys.stderr)
     if args.exact_squares is not None:
         from ..model.squares import parse_squares
 

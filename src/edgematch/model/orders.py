@@ -26,6 +26,11 @@ Names (``--order``):
                 the middle columns each across the five rows, and the last four columns
                 peeled row and column alternately.  On boards smaller than 10 x 6,
                 where those parts do not fit, the row scan from the same corner.
+``blackwood-clues``  his order with its first three rows filled column by column (default
+                corner BL: P1, O1, N1, P2, ...), so that clue hints on the third row
+                (N3 and N14 on Eternity II) meet their neighbours a column at a time; in
+                his row by row order a hint that does not fit the row below is found only
+                a row later, and the search thrashes there.
 """
 
 from __future__ import annotations
@@ -40,9 +45,19 @@ import numpy as np
 from ..errors import InputError
 from .squares import parse_square, square_name
 
-ORDER_NAMES = ("rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame", "e2path", "blackwood")
+ORDER_NAMES = (
+    "rowscan",
+    "colscan",
+    "spiral-in",
+    "spiral-out",
+    "diagonal",
+    "frame",
+    "e2path",
+    "blackwood",
+    "blackwood-clues",
+)
 CORNERS = ("TL", "TR", "BL", "BR")
-DEFAULT_CORNER = {"e2path": "BL", "blackwood": "BL"}
+DEFAULT_CORNER = {"e2path": "BL", "blackwood": "BL", "blackwood-clues": "BL"}
 
 
 # ---------------------------------------------------------------------------- generators
@@ -149,6 +164,13 @@ def _blackwood(width: int, height: int) -> list[tuple[int, int]]:
     return cells
 
 
+def _blackwood_clues(width: int, height: int) -> list[tuple[int, int]]:
+    """JB470's order with its first three rows column by column (see module docstring)."""
+    cells = _blackwood(width, height)
+    first = [(r, c) for c in range(width) for r in range(min(3, height))]
+    return first + [cell for cell in cells if cell[0] >= 3]
+
+
 _GENERATORS = {
     "rowscan": _rowscan,
     "colscan": _colscan,
@@ -158,6 +180,7 @@ _GENERATORS = {
     "frame": _frame,
     "e2path": lambda w, h: _orient(_e2path(w, h), "BL", w, h),  # back to the TL frame
     "blackwood": _blackwood,
+    "blackwood-clues": _blackwood_clues,
 }
 
 

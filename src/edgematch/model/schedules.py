@@ -20,7 +20,9 @@ Accepted text forms (``--schedule``):
                       his 470 board (libblackwood's JB470: ``breaks:198,204,211,217,222,
                       226,230,234,237,239``, his depths 197, 203, ... counted as tiles placed);
                       as a priority schedule, his colour-pattern bound (at least 2 sides
-                      after 18 tiles rising to 119 after 161, see :func:`blackwood_pattern_bound`);
+                      after 18 tiles rising to 119 after 161, see :func:`blackwood_pattern_bound`;
+                      on a board with more hints than a starter it counts the tiles the
+                      search placed, as his solver does);
 ``list:E1,E2,...``    one value per number of tiles (1, 2, ...), the last value extends;
 a file name          a file holding any of the above (newlines count as commas).
 
@@ -41,15 +43,22 @@ from ..errors import InputError
 
 
 def schedule_array(
-    spec, n_squares: int, *, max_score: int | None = None, what: str = "schedule", non_decreasing: bool = True
+    spec,
+    n_squares: int,
+    *,
+    max_score: int | None = None,
+    what: str = "schedule",
+    non_decreasing: bool = True,
+    hints: int = 1,
 ) -> np.ndarray:
-    """Values for ``0 .. n_squares`` tiles on the board (index = tiles placed)."""
+    """Values for ``0 .. n_squares`` tiles on the board (index = tiles placed); ``hints``
+    places Blackwood's colour-pattern bound (``blackwood`` as a priority schedule)."""
     if spec is None:
         return np.zeros(n_squares + 1, dtype=np.int32)
     if isinstance(spec, (int, np.integer)):
         values = np.full(n_squares + 1, int(spec), dtype=np.int64)
     elif isinstance(spec, str):
-        values = _parse_text(spec, n_squares, max_score, what)
+        values = _parse_text(spec, n_squares, max_score, what, hints)
     else:
         values = _from_list(list(spec), n_squares, what)
     if (values < 0).any():
@@ -84,7 +93,7 @@ def _ints(text: str, what: str) -> list[int]:
         raise InputError(f"{what}: '{text}' is not a list of integers") from None
 
 
-def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> np.ndarray:
+def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str, hints: int = 1) -> np.ndarray:
     text = spec.strip()
     if not _looks_like_spec(text) and Path(text).is_file():
         try:
@@ -97,14 +106,14 @@ def _parse_text(spec: str, n_squares: int, max_score: int | None, what: str) -> 
             raise InputError(f"{what}: the file is empty", text)
         if re.fullmatch(r"[\d\s,;]+", joined):
             return _from_list(_ints(joined, what), n_squares, what)
-        return _parse_text(joined, n_squares, max_score, what)
+        return _parse_text(joined, n_squares, max_score, what, hints)
     if re.fullmatch(r"\d+", text):
         return np.full(n_squares + 1, int(text), dtype=np.int64)
     if text.lower() == "blackwood":
         if n_squares != 256:
             raise InputError(f"{what}: 'blackwood' is made for 16x16 boards (this one has {n_squares} squares)")
         if what == "priority schedule":
-            return blackwood_pattern_bound()
+            return blackwood_pattern_bound(hints)
         return _parse_text("breaks:" + ",".join(str(d + 1) for d in BLACKWOOD_BREAK_DEPTHS), n_squares, max_score, what)
     head, _, body = text.partition(":")
     kind = head.strip().lower()
@@ -159,12 +168,16 @@ BLACKWOOD_BREAK_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
 BLACKWOOD_STARTER_DEPTH = 119
 
 
-def blackwood_pattern_bound() -> np.ndarray:
+def blackwood_pattern_bound(hints: int = 1) -> np.ndarray:
     """Blackwood's colour-pattern bound on 16x16 (libblackwood's JB470): at his depth ``d``
     (17 .. 160) the tiles placed must carry at least ``T(d)`` sides of the pattern colours,
     a piecewise-linear ramp from 2 to 119 (of the 122 such sides of e2's colours 20, 5 and
     7); held after depth 160.  Indexed here by tiles on the board, starter included: his
-    depth ``d`` holds ``d + 1`` tiles from the starter's depth on, ``d + 2`` of ours before."""
+    depth ``d`` holds ``d + 1`` tiles from the starter's depth on, ``d + 2`` of ours before.
+    Each hint beyond the starter is on the board from the start, so the ramp moves that
+    many tiles later: it counts the tiles the search placed, as in his solver (on
+    e2-clues this kept the search fertile, docs/backtracking.md, "Eternity II with its
+    clues")."""
     values = np.zeros(257, dtype=np.int64)
     for d in range(17, 161):
         if d == BLACKWOOD_STARTER_DEPTH:
@@ -181,7 +194,8 @@ def blackwood_pattern_bound() -> np.ndarray:
             bound = (d - 102) / 4.4615 + 106
         values[d + 2 if d < BLACKWOOD_STARTER_DEPTH else d + 1] = math.floor(bound)
     values[162:] = values[161]
-    return values
+    later = max(0, hints - 1)
+    return np.concatenate([np.zeros(later, dtype=np.int64), values[: len(values) - later]])
 
 
 def julia_schedule(target: int, n_squares: int, max_score: int) -> np.ndarray:

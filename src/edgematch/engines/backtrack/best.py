@@ -170,7 +170,7 @@ def _priorities(puzzle: Puzzle, colours, spec):
         required = int(prio_w.sum()) + julia_target // 10 - 54
         prio_by_tiles = julia_priority_schedule(julia_target, puzzle.n_squares, max(required, 0)).astype(np.int32)
     else:
-        prio_by_tiles = schedule_array(spec, puzzle.n_squares, what="priority schedule")
+        prio_by_tiles = schedule_array(spec, puzzle.n_squares, what="priority schedule", hints=len(puzzle.hints))
     return priority, prio_w, prio_by_tiles
 
 

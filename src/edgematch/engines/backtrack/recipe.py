@@ -33,6 +33,18 @@ BLACKWOOD_RECIPE: dict[str, Any] = dict(
     priority_first=True,
 )
 
+#: his method fitted to Eternity II with clue hints (e2-clues; docs/backtracking.md,
+#: "Eternity II with its clues"): his order with its first three rows column by column,
+#: his bound counted in tiles the search placed, two invalid joins more than his ten (at 241
+#: and 243 tiles, before the endgame), and a restart every ``CLUED_BLACKWOOD_RESTART_NODES``
+#: nodes, since a seed can stall for minutes short of the endgame
+BLACKWOOD_CLUES_RECIPE: dict[str, Any] = dict(
+    BLACKWOOD_RECIPE,
+    order="blackwood-clues",
+    schedule="breaks:198,204,211,217,222,226,230,234,237,239,241,243",
+)
+CLUED_BLACKWOOD_RESTART_NODES = 2_000_000_000
+
 #: the border squares his order fills after his last break index where his solver (as
 #: libblackwood's JB470 runs it) allows no invalid join: the right column, rows B to E
 BLACKWOOD_EXACT_SQUARES = "B16,C16,D16,E16"
@@ -49,13 +61,14 @@ RECIPE_OPTIONS = (
 
 
 def blackwood_recipe_applies(puzzle, options: Mapping[str, Any]) -> bool:
-    """Eternity II with the starter alone, and none of the options of his method given."""
+    """Eternity II (the official pieces, the starter or more hints), and none of the options
+    of his method given."""
     from ...formats.e2dev import is_official_standard
 
     given = any(options.get(key) is not None and options.get(key) is not False for key in BLACKWOOD_RECIPE)
     return (
         not given
-        and len(puzzle.hints) == 1
+        and len(puzzle.hints) >= 1
         and puzzle.width == puzzle.height == 16
         and is_official_standard(puzzle.tiles)
     )
@@ -66,9 +79,10 @@ def default_search_options(puzzle, options: Mapping[str, Any]) -> dict[str, Any]
 
     On Eternity II with the starter alone: Blackwood's method (his exact squares too), the
     endgame over the last 12 squares, a second of polish and every board within 16 of the
-    maximum kept.  On other boards of ``RECIPE_SQUARES`` or more: the Julia package's path
-    and its schedule for 10 invalid joins (15, and a restart every 1e9 nodes, with more
-    hints than a starter), the endgame over the last 16 squares, a second of polish and
+    maximum kept; with more hints, his method fitted to them (``BLACKWOOD_CLUES_RECIPE``,
+    restarts) and every board within 20 kept.  On other boards of ``RECIPE_SQUARES`` or
+    more: the Julia package's path and its schedule for 10 invalid joins (15, and a
+    restart every 1e9 nodes, with more hints than a starter), the endgame over the last 16 squares, a second of polish and
     every board within 20 of the maximum kept.  On smaller boards: a row scan, no invalid
     joins, no endgame and no polish (the engine's own defaults)."""
     filled = dict(options)
@@ -78,23 +92,24 @@ def default_search_options(puzzle, options: Mapping[str, Any]) -> dict[str, Any]
 
     big = puzzle.n_squares >= RECIPE_SQUARES
     blackwood = big and blackwood_recipe_applies(puzzle, filled)
+    clued = len(puzzle.hints) > 1  # more hints than a starter
     if blackwood:
-        filled.update(
-            {key: list(value) if isinstance(value, list) else value for key, value in BLACKWOOD_RECIPE.items()}
-        )
+        recipe = BLACKWOOD_CLUES_RECIPE if clued else BLACKWOOD_RECIPE
+        filled.update({key: list(value) if isinstance(value, list) else value for key, value in recipe.items()})
         if left_out("exact_squares"):
             filled["exact_squares"] = BLACKWOOD_EXACT_SQUARES
+        if clued and left_out("restart_nodes"):
+            filled["restart_nodes"] = CLUED_BLACKWOOD_RESTART_NODES
     if left_out("order"):
         filled["order"] = "e2path" if big else "rowscan"
     if left_out("schedule") and big:
-        clued = len(puzzle.hints) > 1  # more hints than a starter
         filled["schedule"] = f"julia:{puzzle.max_score - (CLUED_INVALID_JOINS if clued else RECIPE_INVALID_JOINS)}"
         if clued and left_out("restart_nodes"):
             filled["restart_nodes"] = CLUED_RESTART_NODES
     if left_out("endgame"):
         filled["endgame"] = (12 if blackwood else 16) if big else 0
     if left_out("save_boards") and big:
-        filled["save_boards"] = puzzle.max_score - (16 if blackwood else 20)
+        filled["save_boards"] = puzzle.max_score - (16 if blackwood and not clued else 20)
     if left_out("polish"):
         filled["polish"] = 1.0 if big and filled["endgame"] else 0.0
     return filled
