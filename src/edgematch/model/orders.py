@@ -30,7 +30,8 @@ Names (``--order``):
                 corner BL: P1, O1, N1, P2, ...), so that clue hints on the third row
                 (N3 and N14 on Eternity II) meet their neighbours a column at a time; in
                 his row by row order a hint that does not fit the row below is found only
-                a row later, and the search thrashes there.
+                a row later, and the search thrashes there.  On boards too small for his
+                parts, the row scan with its first three rows column by column.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.schedules import BLACKWOOD_BREAK_DEPTHS
+
 #: boards of at least this many squares get a best-score recipe; smaller ones, where exact
 #: search is the point, a row scan and no invalid joins
 RECIPE_SQUARES = 100
@@ -33,15 +35,19 @@ BLACKWOOD_RECIPE: dict[str, Any] = dict(
     priority_first=True,
 )
 
+#: the break indexes (tiles on the board) of his method on e2-clues: his ten and two more
+#: invalid joins at 241 and 243 tiles, before the endgame
+CLUED_BLACKWOOD_BREAKS = (*(depth + 1 for depth in BLACKWOOD_BREAK_DEPTHS), 241, 243)
+
 #: his method fitted to Eternity II with clue hints (e2-clues; docs/backtracking.md,
 #: "Eternity II with its clues"): his order with its first three rows column by column,
-#: his bound counted in tiles the search placed, two invalid joins more than his ten (at 241
-#: and 243 tiles, before the endgame), and a restart every ``CLUED_BLACKWOOD_RESTART_NODES``
-#: nodes, since a seed can stall for minutes short of the endgame
+#: his bound counted in tiles the search placed, ``CLUED_BLACKWOOD_BREAKS``, and a restart
+#: every ``CLUED_BLACKWOOD_RESTART_NODES`` nodes, since a seed can stall for minutes short
+#: of the endgame
 BLACKWOOD_CLUES_RECIPE: dict[str, Any] = dict(
     BLACKWOOD_RECIPE,
     order="blackwood-clues",
-    schedule="breaks:198,204,211,217,222,226,230,234,237,239,241,243",
+    schedule="breaks:" + ",".join(map(str, CLUED_BLACKWOOD_BREAKS)),
 )
 CLUED_BLACKWOOD_RESTART_NODES = 2_000_000_000
 
@@ -82,9 +88,10 @@ def default_search_options(puzzle, options: Mapping[str, Any]) -> dict[str, Any]
     maximum kept; with more hints, his method fitted to them (``BLACKWOOD_CLUES_RECIPE``,
     restarts) and every board within 20 kept.  On other boards of ``RECIPE_SQUARES`` or
     more: the Julia package's path and its schedule for 10 invalid joins (15, and a
-    restart every 1e9 nodes, with more hints than a starter), the endgame over the last 16 squares, a second of polish and
-    every board within 20 of the maximum kept.  On smaller boards: a row scan, no invalid
-    joins, no endgame and no polish (the engine's own defaults)."""
+    restart every 1e9 nodes, with more hints than a starter), the endgame over the last
+    16 squares, a second of polish and every board within 20 of the maximum kept.  On
+    smaller boards: a row scan, no invalid joins, no endgame and no polish (the engine's
+    own defaults)."""
     filled = dict(options)
 
     def left_out(key: str) -> bool:
