@@ -563,6 +563,40 @@ def depth_summary(depths: list[dict]) -> list[str]:
     return lines
 
 
+#: horizons whose races are few and long enough to list seed by seed
+LONG_HORIZONS = (1800, 3600)
+
+
+def long_races(depths: list[dict]) -> list[str]:
+    """Each seed raced by both engines to half an hour or an hour, with its machine, code and
+    tiles at each long horizon: the pooled rows there rest on a handful of seeds, so each one
+    is shown rather than re-typed by hand in the docs."""
+    by_seed: dict[int, dict] = {}
+    for r in depths:
+        if r["horizon"] in LONG_HORIZONS and r["deepest_tiles"]:
+            seed = by_seed.setdefault(r["seed"], {"machine": machine_of(r), "code": r.get("code", "-")})
+            seed.setdefault(r["horizon"], {})[r["engine"]] = r["deepest_tiles"]
+    lines = [
+        "Races of half an hour and of an hour, seed for seed (tiles, edgematch / libblackwood):",
+        "",
+        "| seed | machine | code | " + " | ".join(f"{h} s" for h in LONG_HORIZONS) + " |",
+        "|---:|---|---|" + "---|" * len(LONG_HORIZONS),
+    ]
+    for seed, race in sorted(by_seed.items()):
+        cells = []
+        for horizon in LONG_HORIZONS:
+            pair = race.get(horizon, {})
+            if len(pair) < 2:
+                cells.append("-")
+                continue
+            ours, theirs = pair["edgematch"], pair["libblackwood"]
+            verdict = "deeper" if ours > theirs else "shallower" if ours < theirs else "as deep"
+            cells.append(f"{ours} / {theirs} ({verdict})")
+        if any(cell != "-" for cell in cells):
+            lines.append(f"| {seed} | {race['machine']} | {race['code']} | " + " | ".join(cells) + " |")
+    return lines
+
+
 #: (segment, horizon) pairs of the restart estimate: the depth at ``horizon`` of a search that
 #: restarts afresh every ``segment`` seconds, from the measured depths of races of ``segment``
 RESTART_ESTIMATES = ((300, 1800), (300, 3600), (600, 1800), (600, 3600))
@@ -706,6 +740,7 @@ def write(rows: list[dict], header: dict) -> None:
             f"{rate} | {r['seed']} | {r['load_average']} | `{r['command']}` |"
         )
     lines += ["", *depth_summary(depths)]
+    lines += ["", *long_races(depths)]
     lines += ["", *restart_estimate(depths)]
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
     lines.append("|---|---|---:|---:|---|")

@@ -236,3 +236,20 @@ def test_an_interpreter_that_cannot_run_libblackwoods_driver_is_named_before_the
     real.write_text("#!/bin/sh\nexit 0\n")
     real.chmod(0o755)
     assert score_race.peer_python_problem(str(real)) is None
+
+
+def test_the_long_races_are_listed_seed_for_seed_with_each_horizon_both_engines_ran():
+    rows = [
+        *depth_rows(1800, 7, 250, 251),
+        *depth_rows(3600, 7, 251, 251),
+        *depth_rows(3600, 3, 250, 249),
+        # a long seed only one engine ran, and a short horizon, are left out
+        {"engine": "edgematch", "deepest_tiles": 252, "race": "depth", "horizon": 3600, "seed": 9},
+        *depth_rows(600, 4, 250, 249),
+    ]
+    table = score_race.long_races(rows)
+    assert table[-2:] == [
+        "| 3 | not recorded | - | - | 250 / 249 (deeper) |",
+        "| 7 | not recorded | - | 250 / 251 (shallower) | 251 / 251 (as deep) |",
+    ]
+    assert not any(line.startswith(("| 4 |", "| 9 |")) for line in table)
