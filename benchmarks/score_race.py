@@ -493,6 +493,12 @@ def p_text(p: float) -> str:
     return f"{p:.2f}" if p >= 0.005 else f"{p:.1g}"
 
 
+def depth_races(rows: list[dict]) -> list[dict]:
+    """The depth-race rows of score_race.json, by horizon, seed and engine: the order every
+    depth table (and the restart estimate's bootstrap) reads them in."""
+    return sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["seed"], r["engine"]))
+
+
 def depth_pairs(depths: list[dict], horizon: int) -> list[tuple[int, int]]:
     """(edgematch, libblackwood) deepest tiles of each seed both engines ran at ``horizon``."""
     by_seed: dict[int, dict[str, int]] = {}
@@ -663,7 +669,7 @@ def write(rows: list[dict], header: dict) -> None:
         (r for r in rows if "horizon" in r and r.get("race", "score") == "score"),
         key=lambda r: (r["puzzle"], r["horizon"], r["engine"]),
     )
-    depths = sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["seed"], r["engine"]))
+    depths = depth_races(rows)
     rates = [r for r in rows if "horizon" not in r and r.get("race") != "rate pair"]
     rate_pair_rows = [r for r in rows if r.get("race") == "rate pair"]
     lines = [

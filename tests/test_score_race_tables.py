@@ -3,6 +3,11 @@ and the side-by-side rate table's pairing, ratios and counts."""
 
 from __future__ import annotations
 
+import json
+import re
+import statistics
+from pathlib import Path
+
 from benchmarks import score_race
 
 
@@ -253,3 +258,29 @@ def test_the_long_races_are_listed_seed_for_seed_with_each_horizon_both_engines_
         "| 7 | not recorded | - | 250 / 251 (shallower) | 251 / 251 (as deep) |",
     ]
     assert not any(line.startswith(("| 4 |", "| 9 |")) for line in table)
+
+
+def test_the_pooled_depth_table_in_the_docs_is_the_one_score_race_json_gives():
+    """docs/backtracking.md carries a short copy of the pooled depth rows; it must not drift
+    from the races recorded in benchmarks/results/score_race.json."""
+    root = Path(__file__).resolve().parent.parent
+    rows = json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"]
+    depths = score_race.depth_races(rows)
+    documented = [
+        line
+        for line in (root / "docs/backtracking.md").read_text().splitlines()
+        if re.match(r"\| \d+ s \| \d+ \| \d+ \| \d+ \| \d+ \| ", line)
+    ]
+    expected = []
+    for horizon in sorted({r["horizon"] for r in depths}):
+        pairs = score_race.depth_pairs(depths, horizon)
+        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+        differences = [a - b for a, b in pairs]
+        mean = statistics.mean(differences)
+        interval = score_race.interval_text(score_race.mean_difference_interval(differences))
+        expected.append(
+            f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
+            f"{score_race.p_text(score_race.sign_test(deeper, shallower))} | {mean:+.2f} ({interval}) | "
+            f"{score_race.p_text(score_race.signed_rank_test(differences))} |"
+        )
+    assert documented == expected
