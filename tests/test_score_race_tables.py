@@ -284,3 +284,71 @@ def test_the_pooled_depth_table_in_the_docs_is_the_one_score_race_json_gives():
             f"{score_race.p_text(score_race.signed_rank_test(differences))} |"
         )
     assert documented == expected
+
+
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+TENS_WORDS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+
+
+def number_of(word: str) -> int:
+    """The docs spell counts below a hundred in words ("twenty-two"); this reads them back."""
+    tens, _, unit = word.partition("-")
+    if tens in TENS_WORDS:
+        return TENS_WORDS[tens] + (NUMBER_WORDS.index(unit) if unit else 0)
+    return NUMBER_WORDS.index(word)
+
+
+def test_number_words_read_back_as_the_docs_spell_them():
+    assert [number_of(w) for w in ("two", "seventeen", "twenty", "twenty-two", "thirty-eight")] == [2, 17, 20, 22, 38]
+
+
+def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives():
+    """The sentences around the pooled table (how often each engine reached 249, 250 and 251
+    tiles in an hour, the hour's means and the restart estimate) are typed after every race:
+    they must not drift from the races recorded in benchmarks/results/score_race.json."""
+    root = Path(__file__).resolve().parent.parent
+    depths = score_race.depth_races(json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"])
+    text = " ".join((root / "docs/backtracking.md").read_text().split())
+    hours = score_race.depth_pairs(depths, 3600)
+
+    counts = re.search(
+        r"Within an hour edgematch reached 250 tiles in (\S+) of the (\S+) races, 251 in (\S+) and 249 in (\S+); "
+        r"libblackwood reached 250 in (\S+), 251 in (\S+) and 249 in (\S+)\.",
+        text,
+    )
+    assert counts, "the sentence counting the hour's depths is missing from docs/backtracking.md"
+    ours_250, races, ours_251, ours_249, theirs_250, theirs_251, theirs_249 = map(number_of, counts.groups())
+    assert races == len(hours)
+    for column, documented in (
+        (0, {249: ours_249, 250: ours_250, 251: ours_251}),
+        (1, {249: theirs_249, 250: theirs_250, 251: theirs_251}),
+    ):
+        measured = [pair[column] for pair in hours]
+        assert {depth: measured.count(depth) for depth in documented} == documented
+        assert sum(documented.values()) == len(measured), "an hour ended at a depth the sentence does not name"
+
+    means = re.search(r"The hour's single searches measured so far averaged (\S+) and (\S+)\.", text)
+    assert means
+    assert means.groups() == (
+        f"{statistics.mean(a for a, _ in hours):.2f}",
+        f"{statistics.mean(b for _, b in hours):.2f}",
+    )
+
+    estimate = {}
+    for line in score_race.restart_estimate(depths):
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[0] == "3600 s":
+            low, _, high = cells[7].partition(" to ")
+            estimate[cells[1]] = (cells[4], cells[5], cells[6], low, high)
+    restarts = re.search(
+        r"a restart every 300 s would take edgematch to (\S+) tiles on average at an hour and libblackwood "
+        r"\(whose own main.py restarts every 300 s\) to (\S+), a lead of (\S+) \(95 % bootstrap interval (\S+) to "
+        r"(\S+)\); every 600 s, (\S+) against (\S+), (\S+) \((\S+) to (\S+)\)\.",
+        text,
+    )
+    assert restarts
+    assert restarts.groups()[:5] == estimate["300 s"]
+    assert restarts.groups()[5:] == estimate["600 s"]
