@@ -352,3 +352,36 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
     assert restarts
     assert restarts.groups()[:5] == estimate["300 s"]
     assert restarts.groups()[5:] == estimate["600 s"]
+
+
+def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
+    """docs/backtracking.md says in words how the 300 s and 600 s rows split by machine; those
+    figures are typed after every race and must not drift from score_race.json."""
+    root = Path(__file__).resolve().parent.parent
+    depths = score_race.depth_races(json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"])
+    text = " ".join((root / "docs/backtracking.md").read_text().split())
+
+    def machine_rows(prefix: str) -> list[dict]:
+        names = {score_race.machine_of(r) for r in depths if score_race.machine_of(r).startswith(prefix)}
+        assert len(names) == 1, names
+        return [r for r in depths if score_race.machine_of(r) in names]
+
+    def split(rows: list[dict], horizon: int) -> tuple[str, ...]:
+        pairs = score_race.depth_pairs(rows, horizon)
+        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+        mean = statistics.mean(a - b for a, b in pairs)
+        p = score_race.p_text(score_race.sign_test(deeper, shallower))
+        return str(len(pairs)), str(deeper), str(len(pairs) - deeper - shallower), str(shallower), p, f"{mean:+.2f}"
+
+    amd, xeon = machine_rows("AMD EPYC"), machine_rows("Intel(R) Xeon(R)")
+    at_300 = re.search(
+        r"on the AMD EPYC, (\d+) seeds, edgematch was deeper (\d+) times, as deep (\d+), shallower (\d+) "
+        r"\(p = (\S+), (\S+) tiles\), on the Intel Xeon, (\d+) seeds, (\d+), (\d+) and (\d+) \(p = (\S+), (\S+)\)\.",
+        text,
+    )
+    assert at_300, "the 300 s machine split is missing from docs/backtracking.md"
+    assert at_300.groups() == split(amd, 300) + split(xeon, 300)
+    at_600 = re.search(r"the Xeon's (\d+) seeds give p = (\S+), the AMD's (\d+) p = (\S+)\.", text)
+    assert at_600
+    xeon_600, amd_600 = split(xeon, 600), split(amd, 600)
+    assert at_600.groups() == (xeon_600[0], xeon_600[4], amd_600[0], amd_600[4])
