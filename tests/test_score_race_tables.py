@@ -260,28 +260,36 @@ def test_the_long_races_are_listed_seed_for_seed_with_each_horizon_both_engines_
     assert not any(line.startswith(("| 4 |", "| 9 |")) for line in table)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def recorded_depths() -> list[dict]:
+    """The depth races benchmarks/results/score_race.json records, in score_race's own order."""
+    return score_race.depth_races(json.loads((ROOT / "benchmarks/results/score_race.json").read_text())["rows"])
+
+
+def split_cells(pairs: list[tuple[int, int]]) -> list[str]:
+    """score_race's own depth-summary cells for these pairs: seeds, deeper, as deep, shallower,
+    sign p, each engine's deepest/median/mean, mean difference, its interval, signed-rank p."""
+    return [cell.strip() for cell in score_race.depth_cells(pairs).split("|")[:-1]]
+
+
 def test_the_pooled_depth_table_in_the_docs_is_the_one_score_race_json_gives():
     """docs/backtracking.md carries a short copy of the pooled depth rows; it must not drift
     from the races recorded in benchmarks/results/score_race.json."""
-    root = Path(__file__).resolve().parent.parent
-    rows = json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"]
-    depths = score_race.depth_races(rows)
+    depths = recorded_depths()
     documented = [
         line
-        for line in (root / "docs/backtracking.md").read_text().splitlines()
+        for line in (ROOT / "docs/backtracking.md").read_text().splitlines()
         if re.match(r"\| \d+ s \| \d+ \| \d+ \| \d+ \| \d+ \| ", line)
     ]
     expected = []
     for horizon in sorted({r["horizon"] for r in depths}):
-        pairs = score_race.depth_pairs(depths, horizon)
-        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
-        differences = [a - b for a, b in pairs]
-        mean = statistics.mean(differences)
-        interval = score_race.interval_text(score_race.mean_difference_interval(differences))
+        seeds, deeper, as_deep, shallower, p, _, _, mean, interval, signed_rank_p = split_cells(
+            score_race.depth_pairs(depths, horizon)
+        )
         expected.append(
-            f"| {horizon} s | {len(pairs)} | {deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
-            f"{score_race.p_text(score_race.sign_test(deeper, shallower))} | {mean:+.2f} ({interval}) | "
-            f"{score_race.p_text(score_race.signed_rank_test(differences))} |"
+            f"| {horizon} s | {seeds} | {deeper} | {as_deep} | {shallower} | {p} | {mean} ({interval}) | {signed_rank_p} |"
         )
     assert documented == expected
 
@@ -309,9 +317,8 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
     """The sentences around the pooled table (how often each engine reached 249, 250 and 251
     tiles in an hour, the hour's means and the restart estimate) are typed after every race:
     they must not drift from the races recorded in benchmarks/results/score_race.json."""
-    root = Path(__file__).resolve().parent.parent
-    depths = score_race.depth_races(json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"])
-    text = " ".join((root / "docs/backtracking.md").read_text().split())
+    depths = recorded_depths()
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
     hours = score_race.depth_pairs(depths, 3600)
 
     counts = re.search(
@@ -357,9 +364,8 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
 def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     """docs/backtracking.md says in words how the 300 s and 600 s rows split by machine; those
     figures are typed after every race and must not drift from score_race.json."""
-    root = Path(__file__).resolve().parent.parent
-    depths = score_race.depth_races(json.loads((root / "benchmarks/results/score_race.json").read_text())["rows"])
-    text = " ".join((root / "docs/backtracking.md").read_text().split())
+    depths = recorded_depths()
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
 
     def machine_rows(prefix: str) -> list[dict]:
         names = {score_race.machine_of(r) for r in depths if score_race.machine_of(r).startswith(prefix)}
@@ -367,11 +373,8 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
         return [r for r in depths if score_race.machine_of(r) in names]
 
     def split(rows: list[dict], horizon: int) -> tuple[str, ...]:
-        pairs = score_race.depth_pairs(rows, horizon)
-        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
-        mean = statistics.mean(a - b for a, b in pairs)
-        p = score_race.p_text(score_race.sign_test(deeper, shallower))
-        return str(len(pairs)), str(deeper), str(len(pairs) - deeper - shallower), str(shallower), p, f"{mean:+.2f}"
+        seeds, deeper, as_deep, shallower, p, _, _, mean, *_ = split_cells(score_race.depth_pairs(rows, horizon))
+        return seeds, deeper, as_deep, shallower, p, mean
 
     amd, xeon = machine_rows("AMD EPYC"), machine_rows("Intel(R) Xeon(R)")
     at_300 = re.search(
