@@ -388,3 +388,66 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     assert at_600
     xeon_600, amd_600 = split(xeon, 600), split(amd, 600)
     assert at_600.groups() == (xeon_600[0], xeon_600[4], amd_600[0], amd_600[4])
+
+
+def seeds_named(listed: str) -> list[int]:
+    """The seeds a docs list names ("6 to 10, 12, 13 and 18 to 27"), in order."""
+    seeds: list[int] = []
+    for part in re.split(r", | and ", listed):
+        first, _, last = part.partition(" to ")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
+
+
+def rounds_to(seconds: float, documented: str) -> bool:
+    """Whether ``seconds`` rounds to the figure the docs typed ("2,270", "15.5")."""
+    figure = documented.replace(",", "")
+    decimals = len(figure.partition(".")[2])
+    return f"{seconds:.{decimals}f}" == figure
+
+
+def test_seeds_and_seconds_read_back_as_the_docs_type_them():
+    assert seeds_named("6 to 10, 12, 13, 16 and 18 to 27") == [6, 7, 8, 9, 10, 12, 13, 16, *range(18, 28)]
+    assert seeds_named("16") == [16]
+    assert rounds_to(2270.34, "2,270") and rounds_to(15.54, "15.5") and not rounds_to(15.54, "15")
+
+
+def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_json_gives():
+    """The hours that noted when each depth came: which seeds they are, the range of times
+    each engine first reached 250 tiles or more, and the seeds that never did (how deep they
+    got, when, at what rate); typed after every race, so they must not drift from
+    benchmarks/results/score_race.json."""
+    hours = [r for r in recorded_depths() if r["horizon"] == 3600 and r.get("depth_at")]
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    found = re.search(
+        r"In the (\S+) hours that noted when each depth came \(seeds ([^)]*)\) edgematch first reached 250 or more "
+        r"after (\S+) to (\S+) s \(([^)]*)\), libblackwood after (\S+) to (\S+) s \(([^)]*)\)\.",
+        text,
+    )
+    assert found, "the sentence on when each engine first reached 250 tiles is missing from docs/backtracking.md"
+    count, noted, *per_engine = found.groups()
+    for engine in ("edgematch", "libblackwood"):
+        assert sorted(r["seed"] for r in hours if r["engine"] == engine) == seeds_named(noted)
+    assert number_of(count) == len(seeds_named(noted))
+    for engine, (first, last, aside) in zip(("edgematch", "libblackwood"), (per_engine[:3], per_engine[3:])):
+        races = sorted((r for r in hours if r["engine"] == engine), key=lambda r: r["seed"])
+        reached = {
+            r["seed"]: min((at for depth, at in r["depth_at"].items() if int(depth) >= 250), default=None)
+            for r in races
+        }
+        times = [at for at in reached.values() if at is not None]
+        assert rounds_to(min(times), first) and rounds_to(max(times), last), engine
+        never = re.search(
+            r"seeds? ([\d, and]+?) never: (\d+) after (.+?), then nothing deeper.*? at ([\d., and]+?) million", aside
+        )
+        assert never, f"{engine}: the seeds that never reached 250 tiles are not named"
+        seeds, depth, after, rates = never.groups()
+        stuck = [r for r in races if reached[r["seed"]] is None]
+        assert [r["seed"] for r in stuck] == seeds_named(seeds), engine
+        assert {r["deepest_tiles"] for r in stuck} == {int(depth)}, engine
+        typed_times = re.findall(r"([\d.,]+) s", after)
+        assert len(typed_times) == len(stuck)
+        assert all(rounds_to(r["depth_at"][depth], t) for r, t in zip(stuck, typed_times)), engine
+        typed_rates = re.split(r", | and ", rates)
+        assert len(typed_rates) == len(stuck)
+        assert all(rounds_to(r["nodes_per_second_per_core"] / 1e6, t) for r, t in zip(stuck, typed_rates)), engine
