@@ -362,8 +362,9 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
 
 
 def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
-    """docs/backtracking.md says in words how the 300 s and 600 s rows split by machine; those
-    figures are typed after every race and must not drift from score_race.json."""
+    """docs/backtracking.md says in words how the 60 s, 300 s and 600 s rows split by machine
+    (and each engine's mean depth at 300 s on each); those figures are typed after every race
+    and must not drift from score_race.json."""
     depths = recorded_depths()
     text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
 
@@ -375,6 +376,10 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     def split(rows: list[dict], horizon: int) -> tuple[str, ...]:
         seeds, deeper, as_deep, shallower, p, _, _, mean, *_ = split_cells(score_race.depth_pairs(rows, horizon))
         return seeds, deeper, as_deep, shallower, p, mean
+
+    def means(rows: list[dict], horizon: int) -> tuple[str, str]:
+        _, _, _, _, _, ours, theirs, *_ = split_cells(score_race.depth_pairs(rows, horizon))
+        return ours.split(", ")[2], theirs.split(", ")[2]
 
     amd, xeon = machine_rows("AMD EPYC"), machine_rows("Intel(R) Xeon(R)")
     at_300 = re.search(
@@ -388,6 +393,17 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     assert at_600
     xeon_600, amd_600 = split(xeon, 600), split(amd, 600)
     assert at_600.groups() == (xeon_600[0], xeon_600[4], amd_600[0], amd_600[4])
+    at_60 = re.search(r"At 60 s both machines tell the lead \(p = (\S+) and (\S+)\)", text)
+    assert at_60
+    assert at_60.groups() == (split(amd, 60)[4], split(xeon, 60)[4])
+    depths_300 = re.search(
+        r"libblackwood's own depths were lower on the Xeon \(mean (\S+) tiles at 300 s, (\S+) on the AMD\), "
+        r"ours about the same \((\S+) and (\S+)\)\.",
+        text,
+    )
+    assert depths_300
+    (ours_xeon, theirs_xeon), (ours_amd, theirs_amd) = means(xeon, 300), means(amd, 300)
+    assert depths_300.groups() == (theirs_xeon, theirs_amd, ours_xeon, ours_amd)
 
 
 def seeds_named(listed: str) -> list[int]:
