@@ -453,6 +453,14 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
         }
         times = [at for at in reached.values() if at is not None]
         assert rounds_to(min(times), first) and rounds_to(max(times), last), engine
+        fastest = re.search(r"seed (\d+) went from (\d+) at (\S+) s to (\d+) at (\S+) s", aside)
+        assert fastest, f"{engine}: the seed that reached 250 tiles first is not named"
+        seed, before, before_at, reached_depth, reached_at = fastest.groups()
+        assert reached[int(seed)] == min(times), engine
+        steps = {int(depth): at for depth, at in next(r for r in races if r["seed"] == int(seed))["depth_at"].items()}
+        assert max(d for d in steps if d < int(reached_depth)) == int(before), engine
+        assert steps[int(reached_depth)] == min(times) and rounds_to(min(times), reached_at), engine
+        assert rounds_to(steps[int(before)], before_at), engine
         never = re.search(
             r"seeds? ([\d, and]+?) never: (\d+) after (.+?), then nothing deeper.*? at ([\d., and]+?) million", aside
         )
