@@ -344,12 +344,17 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
         f"{statistics.mean(b for _, b in hours):.2f}",
     )
 
-    estimate = {}
-    for line in score_race.restart_estimate(depths):
-        cells = [cell.strip() for cell in line.strip("|").split("|")]
-        if cells[0] == "3600 s":
-            low, _, high = cells[7].partition(" to ")
-            estimate[cells[1]] = (cells[4], cells[5], cells[6], low, high)
+    estimate = {
+        e["segment"]: (
+            f"{e['edgematch']:.2f}",
+            f"{e['libblackwood']:.2f}",
+            f"{e['lead']:+.2f}",
+            f"{e['low']:+.2f}",
+            f"{e['high']:+.2f}",
+        )
+        for e in score_race.restart_estimates(depths)
+        if e["horizon"] == 3600
+    }
     restarts = re.search(
         r"a restart every 300 s would take edgematch to (\S+) tiles on average at an hour and libblackwood "
         r"\(whose own main.py restarts every 300 s\) to (\S+), a lead of (\S+) \(95 % bootstrap interval (\S+) to "
@@ -357,8 +362,8 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
         text,
     )
     assert restarts
-    assert restarts.groups()[:5] == estimate["300 s"]
-    assert restarts.groups()[5:] == estimate["600 s"]
+    assert restarts.groups()[:5] == estimate[300]
+    assert restarts.groups()[5:] == estimate[600]
 
 
 def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
