@@ -499,13 +499,29 @@ def depth_races(rows: list[dict]) -> list[dict]:
     return sorted((r for r in rows if r.get("race") == "depth"), key=lambda r: (r["horizon"], r["seed"], r["engine"]))
 
 
+def depths_by_seed(depths: list[dict], horizons: tuple[int, ...]) -> dict[int, list[dict]]:
+    """The depth rows at ``horizons`` that reached a depth, grouped by seed in the order the
+    seeds first appear (the restart estimate's bootstrap depends on that order)."""
+    grouped: dict[int, list[dict]] = {}
+    for r in depths:
+        if r["horizon"] in horizons and r["deepest_tiles"]:
+            grouped.setdefault(r["seed"], []).append(r)
+    return grouped
+
+
+def deepest_tiles(rows: list[dict]) -> dict[int, dict[str, int]]:
+    """Horizon -> engine -> deepest tiles of one seed's rows (a later row of the same engine
+    and horizon replaces an earlier one)."""
+    tiles: dict[int, dict[str, int]] = {}
+    for r in rows:
+        tiles.setdefault(r["horizon"], {})[r["engine"]] = r["deepest_tiles"]
+    return tiles
+
+
 def depth_pairs(depths: list[dict], horizon: int) -> list[tuple[int, int]]:
     """(edgematch, libblackwood) deepest tiles of each seed both engines ran at ``horizon``."""
-    by_seed: dict[int, dict[str, int]] = {}
-    for r in depths:
-        if r["horizon"] == horizon and r["deepest_tiles"]:
-            by_seed.setdefault(r["seed"], {})[r["engine"]] = r["deepest_tiles"]
-    return [(d["edgematch"], d["libblackwood"]) for d in by_seed.values() if len(d) == 2]
+    pairs = [deepest_tiles(rows)[horizon] for rows in depths_by_seed(depths, (horizon,)).values()]
+    return [(d["edgematch"], d["libblackwood"]) for d in pairs if len(d) == 2]
 
 
 def depth_cells(pairs: list[tuple[int, int]]) -> str:
@@ -577,18 +593,14 @@ def long_races(depths: list[dict]) -> list[str]:
     """Each seed raced by both engines to half an hour or an hour, with its machine, code and
     tiles at each long horizon: the pooled rows there rest on a handful of seeds, so each one
     is shown rather than re-typed by hand in the docs."""
-    by_seed: dict[int, dict] = {}
-    for r in depths:
-        if r["horizon"] in LONG_HORIZONS and r["deepest_tiles"]:
-            seed = by_seed.setdefault(r["seed"], {"machine": machine_of(r), "code": r.get("code", "-")})
-            seed.setdefault(r["horizon"], {})[r["engine"]] = r["deepest_tiles"]
     lines = [
         "Races of half an hour and of an hour, seed for seed (tiles, edgematch / libblackwood):",
         "",
         "| seed | machine | code | " + " | ".join(f"{h} s" for h in LONG_HORIZONS) + " |",
         "|---:|---|---|" + "---|" * len(LONG_HORIZONS),
     ]
-    for seed, race in sorted(by_seed.items()):
+    for seed, rows in sorted(depths_by_seed(depths, LONG_HORIZONS).items()):
+        race = deepest_tiles(rows)
         cells = []
         for horizon in LONG_HORIZONS:
             pair = race.get(horizon, {})
@@ -599,7 +611,8 @@ def long_races(depths: list[dict]) -> list[str]:
             verdict = "deeper" if ours > theirs else "shallower" if ours < theirs else "as deep"
             cells.append(f"{ours} / {theirs} ({verdict})")
         if any(cell != "-" for cell in cells):
-            lines.append(f"| {seed} | {race['machine']} | {race['code']} | " + " | ".join(cells) + " |")
+            first = rows[0]
+            lines.append(f"| {seed} | {machine_of(first)} | {first.get('code', '-')} | " + " | ".join(cells) + " |")
     return lines
 
 
