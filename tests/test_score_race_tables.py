@@ -247,14 +247,15 @@ def test_the_long_races_are_listed_seed_for_seed_with_each_horizon_both_engines_
     rows = [
         *depth_rows(1800, 7, 250, 251),
         *depth_rows(3600, 7, 251, 251),
-        *depth_rows(3600, 3, 250, 249),
+        # a seed's machine and code are those of its first long row
+        *[{**r, "machine": "Xeon", "code": "abc1234"} for r in depth_rows(3600, 3, 250, 249)],
         # a long seed only one engine ran, and a short horizon, are left out
         {"engine": "edgematch", "deepest_tiles": 252, "race": "depth", "horizon": 3600, "seed": 9},
         *depth_rows(600, 4, 250, 249),
     ]
     table = score_race.long_races(rows)
     assert table[-2:] == [
-        "| 3 | not recorded | - | - | 250 / 249 (deeper) |",
+        "| 3 | Xeon | abc1234 | - | 250 / 249 (deeper) |",
         "| 7 | not recorded | - | 250 / 251 (shallower) | 251 / 251 (as deep) |",
     ]
     assert not any(line.startswith(("| 4 |", "| 9 |")) for line in table)
