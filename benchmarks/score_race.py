@@ -509,7 +509,7 @@ def depths_by_seed(depths: list[dict], horizons: tuple[int, ...]) -> dict[int, l
     return grouped
 
 
-def deepest_tiles(rows: list[dict]) -> dict[int, dict[str, int]]:
+def tiles_by_horizon(rows: list[dict]) -> dict[int, dict[str, int]]:
     """Horizon -> engine -> deepest tiles of one seed's rows (a later row of the same engine
     and horizon replaces an earlier one)."""
     tiles: dict[int, dict[str, int]] = {}
@@ -520,7 +520,7 @@ def deepest_tiles(rows: list[dict]) -> dict[int, dict[str, int]]:
 
 def depth_pairs(depths: list[dict], horizon: int) -> list[tuple[int, int]]:
     """(edgematch, libblackwood) deepest tiles of each seed both engines ran at ``horizon``."""
-    pairs = [deepest_tiles(rows)[horizon] for rows in depths_by_seed(depths, (horizon,)).values()]
+    pairs = [tiles_by_horizon(rows)[horizon] for rows in depths_by_seed(depths, (horizon,)).values()]
     return [(d["edgematch"], d["libblackwood"]) for d in pairs if len(d) == 2]
 
 
@@ -600,7 +600,7 @@ def long_races(depths: list[dict]) -> list[str]:
         "|---:|---|---|" + "---|" * len(LONG_HORIZONS),
     ]
     for seed, rows in sorted(depths_by_seed(depths, LONG_HORIZONS).items()):
-        race = deepest_tiles(rows)
+        race = tiles_by_horizon(rows)
         cells = []
         for horizon in LONG_HORIZONS:
             pair = race.get(horizon, {})
