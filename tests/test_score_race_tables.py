@@ -367,6 +367,33 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
     assert restarts.groups()[5:] == estimate[600]
 
 
+#: the fractions of a tile the docs name a mean lead by, and their values
+LEAD_WORDS = {"a tenth": 0.1, "a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "half": 0.5}
+
+
+def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json_gives():
+    """The prose beside the pooled table spells the hour's and the half hour's splits in words
+    (seeds, deeper, as deep, shallower, the mean difference) and names the hour's lead as a
+    fraction of a tile; typed after every race, so they must not drift from score_race.json."""
+    depths = recorded_depths()
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    hour = re.search(
+        r"at an hour, with (\S+) seeds \((\S+) deeper, (\S+) as deep, (\S+) shallower\), "
+        r"edgematch is about (.+?) of a tile ahead on average \((\S+)\)",
+        text,
+    )
+    half = re.search(
+        r"nor at half an hour, with (\S+) seeds \((\S+) deeper, (\S+) as deep, (\S+) shallower: (\S+)\)\.", text
+    )
+    assert hour and half, "the hour's or the half hour's split is missing from docs/backtracking.md"
+    for horizon, words, mean_typed in ((3600, hour.groups()[:4], hour.group(6)), (1800, half.groups()[:4], half.group(5))):
+        seeds, deeper, as_deep, shallower, _, _, _, mean, *_ = split_cells(score_race.depth_pairs(depths, horizon))
+        assert [number_of(w) for w in words] == [int(seeds), int(deeper), int(as_deep), int(shallower)], horizon
+        assert mean_typed == mean, horizon
+    lead = float(hour.group(6))
+    assert hour.group(5) == min(LEAD_WORDS, key=lambda w: abs(LEAD_WORDS[w] - lead))
+
+
 def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     """docs/backtracking.md says in words how the 60 s, 300 s and 600 s rows split by machine
     (and each engine's mean depth at 300 s on each); those figures are typed after every race
