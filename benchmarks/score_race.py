@@ -227,14 +227,32 @@ def machines_text(rows: list[dict]) -> str:
     return "; ".join(f"{name}: {n}" for name, n in counts.most_common())
 
 
+#: our files a libblackwood checkout needs, by where they go in it (benchmarks/peers/README.md,
+#: 1.3): the single-thread driver and the JB470 scenarios with its node counters switched on
+PEER_FILES = {
+    "bw_run.py": "bw_run.py",
+    "scenarios/jb470perf.py": "jb470perf.py",
+    "scenarios/jb470stats.py": "jb470stats.py",
+}
+
+
+def libblackwood_problem(folder: Path) -> str | None:
+    """Why ``folder`` is not a libblackwood checkout the races can use, or None."""
+    if not (folder / "scenarios" / "jb470.py").is_file():
+        return f"--libblackwood {folder}: not a libblackwood checkout (no scenarios/jb470.py there)"
+    return None
+
+
 def ensure_driver(folder: Path) -> None:
-    """Puts this repository's libblackwood driver (benchmarks/peers/bw_run.py, ours, not
-    libblackwood's) into ``folder`` where it is missing or older."""
-    ours = Path(__file__).resolve().parent / "peers" / "bw_run.py"
-    theirs = folder / "bw_run.py"
-    if not theirs.exists() or theirs.read_bytes() != ours.read_bytes():
-        shutil.copyfile(ours, theirs)
-        print(f"copied {ours} to {theirs}", file=sys.stderr)
+    """Puts this repository's libblackwood driver and scenarios (benchmarks/peers/, ours, not
+    libblackwood's) into ``folder`` where they are missing or older: a fresh checkout of
+    libblackwood knows no scenario that counts its nodes."""
+    here = Path(__file__).resolve().parent / "peers"
+    for where, name in PEER_FILES.items():
+        ours, theirs = here / name, folder / where
+        if not theirs.exists() or theirs.read_bytes() != ours.read_bytes():
+            shutil.copyfile(ours, theirs)
+            print(f"copied {ours} to {theirs}", file=sys.stderr)
 
 
 def reached_by(reached_at: dict | None, seconds: float) -> int | None:
@@ -855,7 +873,12 @@ def main(argv=None) -> int:
     parser.add_argument("--rate-seconds", type=int, default=60)
     parser.add_argument("--no-rates", action="store_true", help="skip the nodes-per-second rows")
     parser.add_argument("--no-race", action="store_true", help="only the nodes-per-second rows")
-    parser.add_argument("--libblackwood", type=Path, metavar="DIR", help="libblackwood checkout with bw_run.py")
+    parser.add_argument(
+        "--libblackwood",
+        type=Path,
+        metavar="DIR",
+        help="libblackwood checkout (our driver and scenarios are copied in)",
+    )
     parser.add_argument("--eternity2", type=Path, metavar="DIR", help="eternity2.dev checkout, engine built")
     parser.add_argument("--peer-python", default="python3", help="Python for libblackwood's driver (default python3)")
     parser.add_argument("--merge", action="store_true", help="keep earlier rows not measured again")
@@ -889,7 +912,7 @@ def main(argv=None) -> int:
         saved = json.loads((RESULTS / "score_race.json").read_text())
         write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})
         return 0
-    if args.libblackwood and (problem := peer_python_problem(PEER_PYTHON)):
+    if args.libblackwood and (problem := libblackwood_problem(args.libblackwood) or peer_python_problem(PEER_PYTHON)):
         parser.error(problem)  # before any compile or race, one line and status 2
     header = {"machine": machine(), "code": code_version(), "date": time.strftime("%Y-%m-%d")}
     rows: list[dict] = []

@@ -8,6 +8,7 @@ import re
 import statistics
 from pathlib import Path
 
+import pytest
 from benchmarks import score_race
 
 
@@ -368,7 +369,7 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
 
 
 #: the fractions of a tile the docs name a mean lead by, and their values
-LEAD_WORDS = {"a tenth": 0.1, "a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "half": 0.5}
+LEAD_WORDS = {"a tenth": 0.1, "a seventh": 1 / 7, "a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "half": 0.5}
 
 
 def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json_gives():
@@ -386,7 +387,10 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
         r"nor at half an hour, with (\S+) seeds \((\S+) deeper, (\S+) as deep, (\S+) shallower: (\S+)\)\.", text
     )
     assert hour and half, "the hour's or the half hour's split is missing from docs/backtracking.md"
-    for horizon, words, mean_typed in ((3600, hour.groups()[:4], hour.group(6)), (1800, half.groups()[:4], half.group(5))):
+    for horizon, words, mean_typed in (
+        (3600, hour.groups()[:4], hour.group(6)),
+        (1800, half.groups()[:4], half.group(5)),
+    ):
         seeds, deeper, as_deep, shallower, _, _, _, mean, *_ = split_cells(score_race.depth_pairs(depths, horizon))
         assert [number_of(w) for w in words] == [int(seeds), int(deeper), int(as_deep), int(shallower)], horizon
         assert mean_typed == mean, horizon
@@ -507,3 +511,32 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
         typed_rates = re.split(r", | and ", rates)
         assert len(typed_rates) == len(stuck)
         assert all(rounds_to(r["nodes_per_second_per_core"] / 1e6, t) for r, t in zip(stuck, typed_rates)), engine
+
+
+def test_a_fresh_libblackwood_checkout_gets_our_driver_and_scenarios_once(tmp_path, capsys):
+    """A fresh clone of libblackwood knows no scenario that counts its nodes (the race then
+    dies a minute in): ensure_driver copies ours in, and again only when ours changed."""
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "jb470.py").write_text("# upstream's scenario\n")
+    score_race.ensure_driver(tmp_path)
+    peers = ROOT / "benchmarks" / "peers"
+    for where, name in score_race.PEER_FILES.items():
+        assert (tmp_path / where).read_bytes() == (peers / name).read_bytes(), where
+    assert capsys.readouterr().err.count("copied") == 3
+    score_race.ensure_driver(tmp_path)
+    assert capsys.readouterr().err == ""
+    (tmp_path / "scenarios" / "jb470perf.py").write_text("# an older copy\n")
+    score_race.ensure_driver(tmp_path)
+    assert capsys.readouterr().err.count("copied") == 1
+    assert (tmp_path / "scenarios" / "jb470perf.py").read_bytes() == (peers / "jb470perf.py").read_bytes()
+
+
+def test_a_folder_that_is_not_libblackwood_is_refused_in_one_line_before_any_race(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        score_race.main(["--no-race", "--no-rates", "--depth-horizons", "60", "--libblackwood", str(tmp_path)])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "not a libblackwood checkout" in err and str(tmp_path) in err
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "jb470.py").write_text("")
+    assert score_race.libblackwood_problem(tmp_path) is None
