@@ -159,7 +159,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
     env.update(NOLCA="1", NICE="0", QUIET="1")
     if horizon > 300:  # the scenario's own limit is 5 minutes; its parameter is in minutes
         env["PARAMS"] = f"{{'timelimit': {math.ceil(horizon / 60 + 1)}}}"
-    ensure_driver(folder)
+    ensure_peer_files(folder)
     # the build folder depends on the parameters: build it once before the processes start,
     # or each would try to create it
     built = subprocess.run([PEER_PYTHON, "bw_run.py"], cwd=folder, env=dict(env, SEED=str(seed), BUILD_ONLY="1"))
@@ -243,7 +243,7 @@ def libblackwood_problem(folder: Path) -> str | None:
     return None
 
 
-def ensure_driver(folder: Path) -> None:
+def ensure_peer_files(folder: Path) -> None:
     """Puts this repository's libblackwood driver and scenarios (benchmarks/peers/, ours, not
     libblackwood's) into ``folder`` where they are missing or older: a fresh checkout of
     libblackwood knows no scenario that counts its nodes."""

@@ -515,18 +515,18 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
 
 def test_a_fresh_libblackwood_checkout_gets_our_driver_and_scenarios_once(tmp_path, capsys):
     """A fresh clone of libblackwood knows no scenario that counts its nodes (the race then
-    dies a minute in): ensure_driver copies ours in, and again only when ours changed."""
+    dies a minute in): ensure_peer_files copies ours in, and again only when ours changed."""
     (tmp_path / "scenarios").mkdir()
     (tmp_path / "scenarios" / "jb470.py").write_text("# upstream's scenario\n")
-    score_race.ensure_driver(tmp_path)
+    score_race.ensure_peer_files(tmp_path)
     peers = ROOT / "benchmarks" / "peers"
     for where, name in score_race.PEER_FILES.items():
         assert (tmp_path / where).read_bytes() == (peers / name).read_bytes(), where
     assert capsys.readouterr().err.count("copied") == 3
-    score_race.ensure_driver(tmp_path)
+    score_race.ensure_peer_files(tmp_path)
     assert capsys.readouterr().err == ""
     (tmp_path / "scenarios" / "jb470perf.py").write_text("# an older copy\n")
-    score_race.ensure_driver(tmp_path)
+    score_race.ensure_peer_files(tmp_path)
     assert capsys.readouterr().err.count("copied") == 1
     assert (tmp_path / "scenarios" / "jb470perf.py").read_bytes() == (peers / "jb470perf.py").read_bytes()
 
