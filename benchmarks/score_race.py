@@ -194,6 +194,8 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
             if ":" in item:
                 depth, at = item.split(":")
                 depth_at[int(depth)] = min(float(at), depth_at.get(int(depth), math.inf))
+    # the nodes placed by each node mark (one process: the processes' marks fall at other times)
+    nodes_at = [[float(t), int(n)] for t, n in re.findall(r"([\d.]+):(\d+)", results[0].get("nodes_at", ""))]
     scores = [int(r["best_score"]) for r in results if r["best_score"].isdigit()]
     depths = [int(r["best_depth_tracked"]) for r in results]
     return {
@@ -210,6 +212,7 @@ def race_libblackwood(folder: Path, horizon: int, jobs: int, seed: int, first_co
         "deepest_tiles": max(depths) if max(depths) > 0 else None,
         "best_depth_tracked": max(depths),
         "depth_at": {str(d): round(depth_at[d], 2) for d in sorted(depth_at)},
+        **({"nodes_at": nodes_at} if nodes_at and jobs == 1 else {}),
         "nodes_per_second_per_core": round(nodes / seconds / jobs) if seconds else None,
         "seconds": round(seconds, 1),
         "load_average": load_average(),
@@ -270,7 +273,7 @@ def checkpoints(row: dict) -> list[dict]:
     for horizon in DEPTH_CHECKPOINTS:
         if horizon >= row["horizon"] or "depth_at" not in row:
             continue
-        cut = {k: v for k, v in row.items() if k not in ("depth_at", "best_score_at")}
+        cut = {k: v for k, v in row.items() if k not in ("depth_at", "best_score_at", "nodes_at")}
         cut.update(
             horizon=horizon,
             within=row["horizon"],
@@ -326,6 +329,8 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
         # the search's depths, as tiles on the board, and its best scores: when first reached
         "depth_at": {str(int(d) + 1): at for d, at in (stats.get("deepest_at") or {}).items()},
         "best_score_at": stats.get("best_score_at") or {},
+        # [seconds, nodes] by each node mark: the rate stretch by stretch (race_stretches)
+        **({"nodes_at": stats["nodes_at"]} if stats.get("nodes_at") else {}),
         "best_score": data["best_score"],
         "nodes_per_second_per_core": round(data["nodes"] / float(data["seconds"])),
         "kernel": stats.get("kernel", "lists"),
@@ -634,6 +639,105 @@ def long_races(depths: list[dict]) -> list[str]:
     return lines
 
 
+def race_rates(depths: list[dict]) -> list[str]:
+    """Both engines' rates in the depth races, per machine and length of race: each race is a
+    pair measured at the same time on the two cores, so the races give many more side-by-side
+    rates than the rate pairs, on other seeds' trees and over longer runs (a race's rate is its
+    whole run's: the readings at shorter horizons have none)."""
+    races: dict[tuple[str, int, int], dict[str, int]] = {}
+    for r in depths:
+        if not r.get("within") and r.get("nodes_per_second_per_core"):
+            races.setdefault((machine_of(r), r["horizon"], r["seed"]), {})[r["engine"]] = r["nodes_per_second_per_core"]
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for (name, horizon, _seed), rates in races.items():
+        if len(rates) == 2:
+            groups.setdefault((name, horizon), []).append((rates["edgematch"], rates["libblackwood"]))
+    if not groups:
+        return []
+    lines = [
+        "## Nodes per second in the depth races",
+        "",
+        "The rates the depth races above measured, both engines at once on one core each (edgematch on "
+        "core 0), a race a pair, by machine and length of race (a race's rate is its whole run's). "
+        "Sign test p as in the depth summary, on faster against slower.",
+        "",
+        "| machine | race | pairs | edgematch faster | sign test p | median ratio | "
+        "edgematch median nodes/s | libblackwood median nodes/s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (name, horizon), pairs in sorted(groups.items()):
+        faster = sum(a > b for a, b in pairs)
+        slower = sum(a < b for a, b in pairs)
+        ratio = statistics.median(a / b for a, b in pairs)
+        lines.append(
+            f"| {name} | {horizon} s | {len(pairs)} | {faster} | {p_text(sign_test(faster, slower))} | "
+            f"{ratio:.2f} | {statistics.median(a for a, _ in pairs) / 1e6:.1f} M | "
+            f"{statistics.median(b for _, b in pairs) / 1e6:.1f} M |"
+        )
+    return lines
+
+
+#: the stretches of a race whose rates are compared: from one bound to the next (to the race's end)
+STRETCH_BOUNDS = (0, 60, 300, 600, 1800)
+
+
+def stretch_rates(row: dict) -> dict[tuple[int, int], float]:
+    """One engine's nodes per second over each stretch of its race, from the nodes it had
+    placed by each node mark (``nodes_at``, taken at the first slice or sample past the mark)
+    and, for the last stretch, its totals; {} for a race that noted no marks."""
+    if not row.get("nodes_at") or not row.get("nodes_per_second_per_core"):
+        return {}
+    horizon = row["horizon"]
+    bounds = [b for b in STRETCH_BOUNDS if b < horizon] + [horizon]
+
+    def at(bound: int) -> tuple[float, float] | None:
+        if bound == 0:
+            return 0.0, 0.0
+        if bound == horizon:
+            return float(row["seconds"]), float(row["nodes_per_second_per_core"]) * float(row["seconds"])
+        return next(((float(t), float(n)) for t, n in row["nodes_at"] if t >= bound), None)
+
+    rates = {}
+    for lo, hi in zip(bounds, bounds[1:]):
+        start, end = at(lo), at(hi)
+        if start is not None and end is not None and end[0] > start[0]:
+            rates[(lo, hi)] = (end[1] - start[1]) / (end[0] - start[0])
+    return rates
+
+
+def race_stretches(depths: list[dict]) -> list[str]:
+    """The depth races' rates stretch by stretch (the races that noted node marks): whether
+    edgematch's lead in rate holds over a long run or changes as the search goes deeper."""
+    races: dict[tuple[str, int, int], dict[str, dict]] = {}
+    for r in depths:
+        if not r.get("within") and r.get("nodes_at"):
+            races.setdefault((machine_of(r), r["horizon"], r["seed"]), {})[r["engine"]] = stretch_rates(r)
+    groups: dict[tuple[str, tuple[int, int]], list[tuple[float, float]]] = {}
+    for (name, _horizon, _seed), both in races.items():
+        if len(both) == 2:
+            for stretch, ours in both["edgematch"].items():
+                if stretch in both["libblackwood"]:
+                    groups.setdefault((name, stretch), []).append((ours, both["libblackwood"][stretch]))
+    if not groups:
+        return []
+    lines = [
+        "Stretch by stretch, in the races that noted the nodes placed by each mark (edgematch's "
+        "slices and libblackwood's driver, every quarter second, note them; the last stretch ends "
+        "with the race):",
+        "",
+        "| machine | stretch | races | edgematch faster | median ratio | edgematch median nodes/s | "
+        "libblackwood median nodes/s |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for (name, (lo, hi)), pairs in sorted(groups.items()):
+        faster = sum(a > b for a, b in pairs)
+        lines.append(
+            f"| {name} | {lo}-{hi} s | {len(pairs)} | {faster} | {statistics.median(a / b for a, b in pairs):.2f} | "
+            f"{statistics.median(a for a, _ in pairs) / 1e6:.1f} M | {statistics.median(b for _, b in pairs) / 1e6:.1f} M |"
+        )
+    return lines
+
+
 #: (segment, horizon) pairs of the restart estimate: the depth at ``horizon`` of a search that
 #: restarts afresh every ``segment`` seconds, from the measured depths of races of ``segment``
 RESTART_ESTIMATES = ((300, 1800), (300, 3600), (600, 1800), (600, 3600))
@@ -808,6 +912,9 @@ def write(rows: list[dict], header: dict) -> None:
             f"| {r['puzzle']} | {engine_label(r)} | {r['nodes_per_second']:,} | {r['seconds']} | `{r['command']}` |"
         )
     lines += ["", *rate_pair_table(rate_pair_rows)]
+    lines += ["", *race_rates(depths)]
+    stretches = race_stretches(depths)
+    lines += ["", *stretches] if stretches else []
     (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
 
 

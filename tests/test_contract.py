@@ -25,6 +25,7 @@ from edgematch.engines.base import (
     StopFlag,
     StopReason,
     Subtree,
+    node_mark_after,
 )
 from edgematch.engines.result import SearchResult
 from edgematch.errors import InputError
@@ -216,6 +217,25 @@ def test_a_timeline_driver_notes_each_new_deepest_depth_and_best_score_once():
         deepest_at, best_at = result.statistics["deepest_at"], result.statistics["best_score_at"]
         assert list(deepest_at) == ["5", "7", "9"] and list(best_at) == ["10", "12"]
         assert deepest_at["5"] == best_at["10"] <= deepest_at["7"] <= best_at["12"] <= deepest_at["9"]
+
+
+def test_a_timeline_driver_notes_the_nodes_placed_by_each_node_mark():
+    """[seconds, nodes] at the first slice past each mark (several marks passed in one slice
+    give one entry), then every hour: the rate stretch by stretch of a long search."""
+    clock = iter([0.5, 1.2, 1.5, 7.0, 3700.0, 7300.0])
+    result = SearchResult(best_score=-1)
+    driver = SliceDriver(result, Limits(), first_budget=10, timeline=True)
+    now = [0.0]
+    driver.elapsed = lambda: now[0]  # type: ignore[method-assign]
+
+    def one_slice(budget):
+        now[0] = next(clock)
+        return SliceReport(nodes=10, finished=now[0] > 7200)
+
+    assert driver.run(one_slice) is True
+    assert result.statistics["nodes_at"] == [[1.2, 20], [7.0, 40], [3700.0, 50], [7300.0, 60]]
+    assert node_mark_after(3600) == 7200 and node_mark_after(7200) == 10800
+    assert node_mark_after(0) == 1 and node_mark_after(1800) == 3600
 
 
 def test_a_signal_in_the_first_slices_compiler_says_nothing_was_searched():

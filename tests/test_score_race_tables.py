@@ -209,6 +209,60 @@ def test_the_depth_summary_splits_the_pooled_rows_by_machine():
     assert "| 300 s | not recorded | 1 | 0 | 1 | 0 | 1.00 |" in table
 
 
+def test_the_depth_races_rates_are_paired_race_by_race_per_machine_and_length():
+    def race(horizon, seed, ours, theirs, machine="AMD"):
+        rows = depth_rows(horizon, seed, 250, 250)
+        rows[0]["nodes_per_second_per_core"], rows[1]["nodes_per_second_per_core"] = ours, theirs
+        return [{**r, "machine": machine} for r in rows]
+
+    rows = [
+        *race(300, 1, 90_000_000, 80_000_000),
+        *race(300, 2, 70_000_000, 80_000_000),
+        *race(300, 3, 99_000_000, 90_000_000),
+        *race(3600, 4, 60_000_000, 75_000_000),
+        *race(3600, 5, 80_000_000, 70_000_000, machine="Xeon"),
+        # a reading at a shorter horizon has no rate of its own; one engine alone is no pair
+        {**race(300, 4, 1, 1)[0], "within": 3600, "nodes_per_second_per_core": None},
+        {"engine": "edgematch", "race": "depth", "horizon": 600, "seed": 6, "nodes_per_second_per_core": 5},
+    ]
+    table = "\n".join(score_race.race_rates(rows))
+    assert "| AMD | 300 s | 3 | 2 | 1.00 | 1.10 | 90.0 M | 80.0 M |" in table
+    assert "| AMD | 3600 s | 1 | 0 | 1.00 | 0.80 | 60.0 M | 75.0 M |" in table
+    assert "| Xeon | 3600 s | 1 | 1 | 1.00 | 1.14 | 80.0 M | 70.0 M |" in table
+    assert "| 600 s" not in table
+    assert score_race.race_rates(depth_rows(60, 1, 248, 248)) == []
+
+
+def test_a_races_rate_stretch_by_stretch_comes_from_the_first_mark_past_each_bound():
+    row = {
+        "engine": "edgematch",
+        "race": "depth",
+        "horizon": 600,
+        "seed": 1,
+        "machine": "AMD",
+        "seconds": 600.0,
+        "nodes_per_second_per_core": 100,
+        # marks at 30 and 60.5 s, 120 and 300.25 s; the race ends at 600 s with 60,000 nodes
+        "nodes_at": [[30.0, 1_000], [60.5, 6_050], [120.0, 10_000], [300.25, 30_025]],
+    }
+    rates = score_race.stretch_rates(row)
+    assert rates == {(0, 60): 100.0, (60, 300): (30_025 - 6_050) / (300.25 - 60.5), (300, 600): 29_975 / 299.75}
+    assert score_race.stretch_rates({**row, "nodes_at": []}) == {}
+    # a race of an hour whose marks stop at 600 s: no stretch is made up past them
+    assert set(score_race.stretch_rates({**row, "horizon": 3600, "seconds": 3600.0})) == {(0, 60), (60, 300)}
+
+    theirs = {
+        **row,
+        "engine": "libblackwood",
+        "nodes_at": [[60.0, 3_000], [300.0, 27_000]],
+        "nodes_per_second_per_core": 90,
+    }
+    table = "\n".join(score_race.race_stretches([row, theirs, {**row, "seed": 2}]))  # seed 2: one engine only
+    assert "| AMD | 0-60 s | 1 | 1 | 2.00 | 0.0 M | 0.0 M |" in table
+    assert "| AMD | 300-600 s | 1 | 1 |" in table
+    assert score_race.race_stretches([row]) == []
+
+
 def test_the_deepest_of_independent_segments_is_the_expected_maximum():
     """Half the draws 248, half 250: the deepest of two is 250 but with chance 1/4, so
     248 + 2 * (1 - 1/4) = 249.5; of one, the mean; a constant stays itself."""

@@ -78,14 +78,24 @@ def main():
     # When each new deepest depth was first seen (libblackwood tracks those above 245):
     # sampled every quarter second, so that one long race also gives the depth at shorter
     # horizons.
+    # And the nodes placed by each node mark (edgematch's marks: 1, 2, 5, 10, 20, 30, 60,
+    # 120, 300, 600, 1200, 1800, 3600 s, then every hour), for the rate stretch by stretch.
     depth_at = {}
+    nodes_at = []
+    marks = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600]
     sampling = threading.Event()
 
     def sampler():
+        mark = marks.pop(0)
         while not sampling.wait(0.25):
+            now = time.time() - t0
             depth = X.getBestDepthSeen(cb)
             if depth > 0 and depth not in depth_at:
-                depth_at[depth] = time.time() - t0
+                depth_at[depth] = now
+            if now >= mark:
+                nodes_at.append((now, X.getStatsNodesCount(cb)))
+                while mark <= now:
+                    mark = marks.pop(0) if marks else (int(mark) // 3600 + 1) * 3600
 
     t0 = time.time()
     watcher = threading.Thread(target=sampler, daemon=True)
@@ -136,10 +146,12 @@ def main():
     name = puzzle.scenario.name.split("{")[0]
     nps = nodes / elapsed if elapsed else 0
     reached = ",".join(f"{d}:{t:.2f}" for d, t in sorted(depth_at.items())) or "none"
+    placed = ",".join(f"{t:.2f}:{n}" for t, n in nodes_at) or "none"
     print(
         f"RESULT engine=libblackwood scenario={name} seed={seed} elapsed_s={elapsed:.3f} nodes={nodes} "
         f"nps={nps:.0f} tried={tried} tried_used={used} pattern_breaks={hpb} best_depth_tracked={best_tracked} "
-        f"max_depth_hist={max_depth} best_score={score} best_pieces={pieces} depth_at={reached} url={url or 'none'}"
+        f"max_depth_hist={max_depth} best_score={score} best_pieces={pieces} depth_at={reached} "
+        f"nodes_at={placed} url={url or 'none'}"
     )
     return 0
 

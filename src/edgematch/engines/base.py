@@ -210,6 +210,17 @@ class SliceReport:
     deepest: int | None = None
 
 
+#: seconds after which the timeline notes the nodes placed so far (then every hour): the
+#: rate over each stretch of a long search, not only over the whole run
+NODE_MARKS = (1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600)
+
+
+def node_mark_after(mark: float) -> float:
+    """The mark after ``mark`` (:data:`NODE_MARKS`, then every hour)."""
+    later = [m for m in NODE_MARKS if m > mark]
+    return later[0] if later else (int(mark) // 3600 + 1) * 3600
+
+
 def next_budget(budget: int, nodes: int, elapsed: float, slice_seconds: float) -> int:
     """Nodes for the next kernel call: about ``slice_seconds`` of work, growing at most 4x."""
     if nodes < budget or elapsed <= 0:
@@ -239,7 +250,8 @@ class SliceDriver:
     extra_progress: Callable[[], dict] | None = None
     deepest: int | None = None  # the deepest level an engine reports itself (else the result's)
     #: record when each new deepest depth and each new best score was first reached, in
-    #: ``result.statistics["deepest_at"]`` / ``["best_score_at"]`` (a best-score search)
+    #: ``result.statistics["deepest_at"]`` / ``["best_score_at"]`` (a best-score search),
+    #: and ``["nodes_at"]``: ``[seconds, nodes]`` at the first slice past each node mark
     timeline: bool = False
 
     def __post_init__(self) -> None:
@@ -248,6 +260,7 @@ class SliceDriver:
         self._last_report = time.perf_counter()
         self._counts_before = (self.result.nodes, self.result.solutions)
         self._marked = (0, -1)  # the deepest depth and best score recorded so far
+        self._node_mark: float = NODE_MARKS[0]
 
     @property
     def nodes_done(self) -> int:
@@ -340,13 +353,19 @@ class SliceDriver:
     def mark_timeline(self) -> None:
         """Note the seconds since the search started at which the deepest depth (tiles the
         search placed) and the best score first reached each new value, to the slice: the
-        time-to-depth and time-to-score curves that compare searches at any horizon."""
+        time-to-depth and time-to-score curves that compare searches at any horizon; and the
+        nodes placed by each node mark, whose differences give the rate stretch by stretch."""
+        elapsed = self.elapsed()
+        stats = self.result.statistics
+        if elapsed >= self._node_mark:
+            stats.setdefault("nodes_at", []).append([round(elapsed, 3), int(self.result.nodes)])
+            while self._node_mark <= elapsed:
+                self._node_mark = node_mark_after(self._node_mark)
         deepest = self.result.deepest if self.deepest is None else self.deepest
         best = self.result.best_score if self.result.best_score is not None else -1
         if deepest <= self._marked[0] and best <= self._marked[1]:
             return
-        seconds = round(self.elapsed(), 3)
-        stats = self.result.statistics
+        seconds = round(elapsed, 3)
         if deepest > self._marked[0]:
             stats.setdefault("deepest_at", {})[str(deepest)] = seconds
         if best > self._marked[1] and best >= 0:
