@@ -44,6 +44,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from scipy.stats import binomtest, ttest_1samp, wilcoxon
 
@@ -639,19 +640,24 @@ def long_races(depths: list[dict]) -> list[str]:
     return lines
 
 
+def paired_races(depths: list[dict], value) -> list[tuple[tuple[str, int], Any, Any]]:
+    """``((machine, horizon), edgematch's, libblackwood's)`` ``value(row)`` for each race run to
+    its horizon (not a reading within a longer one) where both engines have a value."""
+    races: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for r in depths:
+        if not r.get("within") and (v := value(r)):
+            races.setdefault((machine_of(r), r["horizon"], r["seed"]), {})[r["engine"]] = v
+    return [((m, h), v["edgematch"], v["libblackwood"]) for (m, h, _), v in races.items() if len(v) == 2]
+
+
 def race_rates(depths: list[dict]) -> list[str]:
     """Both engines' rates in the depth races, per machine and length of race: each race is a
     pair measured at the same time on the two cores, so the races give many more side-by-side
     rates than the rate pairs, on other seeds' trees and over longer runs (a race's rate is its
     whole run's: the readings at shorter horizons have none)."""
-    races: dict[tuple[str, int, int], dict[str, int]] = {}
-    for r in depths:
-        if not r.get("within") and r.get("nodes_per_second_per_core"):
-            races.setdefault((machine_of(r), r["horizon"], r["seed"]), {})[r["engine"]] = r["nodes_per_second_per_core"]
     groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for (name, horizon, _seed), rates in races.items():
-        if len(rates) == 2:
-            groups.setdefault((name, horizon), []).append((rates["edgematch"], rates["libblackwood"]))
+    for (name, horizon), ours, theirs in paired_races(depths, lambda r: r.get("nodes_per_second_per_core")):
+        groups.setdefault((name, horizon), []).append((ours, theirs))
     if not groups:
         return []
     lines = [
@@ -708,16 +714,10 @@ def stretch_rates(row: dict) -> dict[tuple[int, int], float]:
 def race_stretches(depths: list[dict]) -> list[str]:
     """The depth races' rates stretch by stretch (the races that noted node marks): whether
     edgematch's lead in rate holds over a long run or changes as the search goes deeper."""
-    races: dict[tuple[str, int, int], dict[str, dict]] = {}
-    for r in depths:
-        if not r.get("within") and r.get("nodes_at"):
-            races.setdefault((machine_of(r), r["horizon"], r["seed"]), {})[r["engine"]] = stretch_rates(r)
     groups: dict[tuple[str, tuple[int, int]], list[tuple[float, float]]] = {}
-    for (name, _horizon, _seed), both in races.items():
-        if len(both) == 2:
-            for stretch, ours in both["edgematch"].items():
-                if stretch in both["libblackwood"]:
-                    groups.setdefault((name, stretch), []).append((ours, both["libblackwood"][stretch]))
+    for (name, _horizon), ours, theirs in paired_races(depths, stretch_rates):
+        for stretch in ours.keys() & theirs.keys():
+            groups.setdefault((name, stretch), []).append((ours[stretch], theirs[stretch]))
     if not groups:
         return []
     lines = [
