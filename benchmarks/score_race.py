@@ -22,10 +22,12 @@ Prints each row as it is measured and writes ``results/score_race.md`` and ``.js
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
-        [--depth-horizons 60,600] [--peers-only] [--rate-pairs K] [--rewrite]
+        [--depth-horizons 60,600 [--alone]] [--peers-only] [--rate-pairs K] [--rewrite]
 
 ``--rate-pairs K`` measures the rates side by side: edgematch and each peer given at the
-same time, one core each, K rounds with the cores swapped each round.
+same time, one core each, K rounds with the cores swapped each round.  ``--alone`` runs the
+depth race's two searches one after the other instead, each engine alone on its race core,
+to read the races' rates against.
 """
 
 from __future__ import annotations
@@ -310,18 +312,19 @@ def beside(args: list[str], core: int, peer) -> tuple[dict, dict]:
     return json.loads(out), theirs
 
 
-def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
-    """One core each, at the same time (edgematch on core 0, libblackwood on core 1): the
-    deepest board each reaches under JB470's rule of at most 10 invalid joins."""
+def depth_args(horizon: int, seed: int) -> list[str]:
+    """edgematch's command in a depth race (and alone: :func:`depth_alone`)."""
     args = ["search", "e2", *DEPTH_SEARCH, "--seed", str(seed), "--jobs", "1", "--time-limit", str(horizon)]
-    args += ["--no-record", "--json", "--quiet"]
-    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
-    data, theirs = beside(args, 0, lambda other: race_libblackwood(folder, horizon, 1, seed, first_core=other))
+    return args + ["--no-record", "--json", "--quiet"]
+
+
+def depth_row(args: list[str], data: dict, horizon: int, seed: int, race: str) -> dict:
+    """edgematch's row of a depth race (``race`` "depth") or of its run alone ("alone")."""
     stats = data["statistics"]
-    mine = {
+    return {
         "engine": "edgematch",
         "puzzle": "e2",
-        "race": "depth",
+        "race": race,
         "horizon": horizon,
         "jobs": 1,
         "seed": seed,
@@ -338,8 +341,28 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
         "seconds": round(float(data["seconds"]), 1),
         "load_average": load_average(),
     }
+
+
+def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
+    """One core each, at the same time (edgematch on core 0, libblackwood on core 1): the
+    deepest board each reaches under JB470's rule of at most 10 invalid joins."""
+    args = depth_args(horizon, seed)
+    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
+    data, theirs = beside(args, 0, lambda other: race_libblackwood(folder, horizon, 1, seed, first_core=other))
+    mine = depth_row(args, data, horizon, seed, "depth")
     theirs = {**theirs, "race": "depth"}
     return [mine, theirs, *checkpoints(mine), *checkpoints(theirs)]
+
+
+def depth_alone(folder: Path, horizon: int, seed: int) -> list[dict]:
+    """The depth race's two runs one after the other, each engine alone on the core it has
+    in the race (edgematch on core 0, libblackwood on core 1): their rates with nothing
+    beside them, to read a race's rates against (:func:`alone_and_beside`)."""
+    args = depth_args(horizon, seed)
+    warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
+    mine = depth_row(args, edgematch(args, core=0), horizon, seed, "alone")
+    theirs = {**race_libblackwood(folder, horizon, 1, seed, first_core=1), "race": "alone"}
+    return [mine, theirs]
 
 
 def rate_row(puzzle_name: str, args: list[str], data: dict) -> dict:
@@ -428,11 +451,11 @@ def rate_pairs(libblackwood: Path | None, eternity2: Path | None, seconds: int, 
 
 
 def key(row: dict) -> tuple:
-    """What a row measured: a race (engine, puzzle, horizon, cores; a depth race per seed too)
-    or a rate (no horizon)."""
+    """What a row measured: a race (engine, puzzle, horizon, cores; a depth race and a run alone
+    per seed too) or a rate (no horizon)."""
     race = row.get("race", "score")
     which: object = None  # what tells apart rows of one race
-    if race == "depth":
+    if race in ("depth", "alone"):
         which = row.get("seed")
     elif race == "rate pair":  # pairs of other days, commits, seeds and lengths are kept beside today's
         which = (row.get("date"), row.get("code"), pair_seed(row), row.get("round"), pair_seconds(row))
@@ -738,6 +761,65 @@ def race_stretches(depths: list[dict]) -> list[str]:
     return lines
 
 
+def alone_and_beside(rows: list[dict]) -> list[str]:
+    """Each engine's rate alone (``--alone``) beside its rate in the depth race of the same
+    seed on the same machine, stretch by stretch: what sharing the machine costs each engine
+    in a race, and how the two rates compare without it (the race of the same length, else
+    the longest that noted node marks)."""
+    alone: dict[tuple[str, int, int], dict[str, dict]] = {}
+    races: dict[tuple[str, int], list[dict]] = {}
+    for r in rows:
+        if r.get("race") == "alone":
+            alone.setdefault((machine_of(r), r["seed"], r["horizon"]), {})[r["engine"]] = r
+        elif r.get("race") == "depth" and not r.get("within") and r.get("nodes_at"):
+            races.setdefault((machine_of(r), r["seed"]), []).append(r)
+    lines = [
+        "## Alone and side by side",
+        "",
+        "Each engine run alone on the core it has in the depth race (`--alone`: one after the other, "
+        "nothing else running), beside its rate in the depth race of the same seed on the same machine "
+        "(the race of the same length, else the longest that noted node marks), million nodes per "
+        "second, stretch by stretch; the last line is the whole run alone. libblackwood's tree is not "
+        "the same from run to run with one seed, edgematch's is.",
+        "",
+        "| machine | seed | stretch | edgematch alone | edgematch in the race | libblackwood alone | "
+        "libblackwood in the race | ratio alone | ratio in the race |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def rate(value: float | None) -> str:
+        return "-" if value is None else f"{value / 1e6:.1f}"
+
+    def ratio(a: float | None, b: float | None) -> str:
+        return "-" if a is None or not b else f"{a / b:.2f}"
+
+    found = False
+    for (name, seed, horizon), pair in sorted(alone.items()):
+        if len(pair) < 2:
+            continue
+        found = True
+        ours, theirs = pair["edgematch"], pair["libblackwood"]
+        beside_rows = races.get((name, seed), [])
+        length = [r["horizon"] for r in beside_rows if r["horizon"] == horizon]
+        longest = length[0] if length else max((r["horizon"] for r in beside_rows), default=None)
+        race = {r["engine"]: stretch_rates(r) for r in beside_rows if r["horizon"] == longest}
+        ours_a, theirs_a = stretch_rates(ours), stretch_rates(theirs)
+        for stretch in sorted(ours_a.keys() & theirs_a.keys()):
+            ours_r = race.get("edgematch", {}).get(stretch)
+            theirs_r = race.get("libblackwood", {}).get(stretch)
+            lines.append(
+                f"| {name} | {seed} | {stretch[0]}-{stretch[1]} s | {rate(ours_a[stretch])} | {rate(ours_r)} | "
+                f"{rate(theirs_a[stretch])} | {rate(theirs_r)} | {ratio(ours_a[stretch], theirs_a[stretch])} | "
+                f"{ratio(ours_r, theirs_r)} |"
+            )
+        whole_ours, whole_theirs = ours["nodes_per_second_per_core"], theirs["nodes_per_second_per_core"]
+        lines.append(
+            f"| {name} | {seed} | all {horizon} s alone | {rate(whole_ours)} | | {rate(whole_theirs)} | | "
+            f"{ratio(whole_ours, whole_theirs)} | |"
+        )
+    return lines if found else []
+
+
 #: (segment, horizon) pairs of the restart estimate: the depth at ``horizon`` of a search that
 #: restarts afresh every ``segment`` seconds, from the measured depths of races of ``segment``
 RESTART_ESTIMATES = ((300, 1800), (300, 3600), (600, 1800), (600, 3600))
@@ -915,6 +997,8 @@ def write(rows: list[dict], header: dict) -> None:
     lines += ["", *race_rates(depths)]
     stretches = race_stretches(depths)
     lines += ["", *stretches] if stretches else []
+    beside_alone = alone_and_beside(rows)
+    lines += ["", *beside_alone] if beside_alone else []
     (RESULTS / "score_race.md").write_text("\n".join(lines) + "\n")
 
 
@@ -1006,6 +1090,11 @@ def main(argv=None) -> int:
         help="seconds of the one-core depth race beside libblackwood (needs --libblackwood)",
     )
     parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="with --depth-horizons: each engine alone on its race core, one after the other (no race)",
+    )
+    parser.add_argument(
         "--rate-pairs",
         type=int,
         default=0,
@@ -1046,7 +1135,7 @@ def main(argv=None) -> int:
     if args.depth_horizons and args.libblackwood:
         for horizon in (int(h) for h in args.depth_horizons.split(",")):
             for seed in range(args.seed, args.seed + args.depth_seeds):
-                for row in depth_race(args.libblackwood, horizon, seed):
+                for row in (depth_alone if args.alone else depth_race)(args.libblackwood, horizon, seed):
                     add(row)
     if not args.no_rates:
         for row in [] if args.peers_only else rate_edgematch(args.rate_seconds):
