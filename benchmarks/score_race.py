@@ -800,9 +800,9 @@ def alone_and_beside(rows: list[dict]) -> list[str]:
         found = True
         ours, theirs = pair["edgematch"], pair["libblackwood"]
         beside_rows = races.get((name, seed), [])
-        length = [r["horizon"] for r in beside_rows if r["horizon"] == horizon]
-        longest = length[0] if length else max((r["horizon"] for r in beside_rows), default=None)
-        race = {r["engine"]: stretch_rates(r) for r in beside_rows if r["horizon"] == longest}
+        lengths = {r["horizon"] for r in beside_rows}
+        chosen = horizon if horizon in lengths else max(lengths, default=None)
+        race = {r["engine"]: stretch_rates(r) for r in beside_rows if r["horizon"] == chosen}
         ours_a, theirs_a = stretch_rates(ours), stretch_rates(theirs)
         for stretch in sorted(ours_a.keys() & theirs_a.keys()):
             ours_r = race.get("edgematch", {}).get(stretch)
