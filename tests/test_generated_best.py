@@ -9,8 +9,9 @@ import pytest
 from tests.support.cli import run_cli
 
 from edgematch.engines import base as engine_base
-from edgematch.engines.backtrack import BacktrackSolver, generated, generated_best, prefix_filter
+from edgematch.engines.backtrack import BacktrackSolver, generated, generated_best, prefix_filter, union_lists
 from edgematch.engines.backtrack import solver as solver_module
+from edgematch.engines.backtrack.plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 from edgematch.generator import generate
 
 SCHEDULE = "list:0,0,0,0,0,0,0,0,0,0,1,1,1,2,2,2,3,3,3,4"
@@ -181,3 +182,73 @@ def test_the_memory_as_int64_and_a_capped_budget_search_the_same_tree(short_slic
     assert seen and all(k.dtype == (np.int64 if memory == "int64" else np.int32) for k in seen)
     calls = written.statistics["kernel_calls"]
     assert calls > 20_000 // 11 if memory != "int64" else calls < 20_000 // 11
+
+
+def _captured(monkeypatch, puzzle, **options):
+    """The generated kernel of a search and the tables of its last slice."""
+    seen, tables = [], []
+    load = generated_best.load
+    monkeypatch.setattr(generated_best, "load", lambda *a, **k: seen.append(load(*a, **k)) or seen[-1])
+    search = generated_best.GeneratedBest.search
+
+    def keep_tables(self, cand, starts, *rest):
+        tables[:] = [(cand.copy(), starts.copy())]
+        return search(self, cand, starts, *rest)
+
+    monkeypatch.setattr(generated_best.GeneratedBest, "search", keep_tables)
+    BacktrackSolver(kernel="generated", **options).best(puzzle)
+    return seen[0], tables[0]
+
+
+def test_a_union_list_is_the_exact_fits_then_each_break_phase_checked_in_order(monkeypatch):
+    """Every key of every union table lists what the depth's phases would yield, in their
+    order, each entry marked with its invalid joins; and depths whose priority bound cuts
+    sorted lists keep their phases."""
+    puzzle = generate(5, 5, 2, 4, seed=3).puzzle
+    ramp = PRIORITY_RAMP + ",6,7,7,8,8"  # a bound that still rises where invalid joins are allowed
+    kernel, (cand, starts) = _captured(
+        monkeypatch,
+        puzzle,
+        schedule=SCHEDULE,
+        priority_colours=["auto"],
+        priority_schedule=ramp,
+        priority_first=True,
+        node_limit=2_000,
+    )
+    _, _, _, unions = generated_best._text(kernel.spec)
+    source = generated_best._Source(kernel.spec)
+    cut = {d for d in source.checks if d >= source.d0 and len(source.usable(d)) > 1}
+    assert source.union_of and cut and not (cut & set(source.union_of))
+    mem = kernel.mem
+    o_cand = int(kernel.offsets[generated_best.O_CAND])
+    n_colours = int(kernel.spec["n_colours"])
+    cmask = int(kernel.spec["cmask"])
+    shift = unions["flag_shift"]
+    checked = 0
+    for d, t in source.union_of.items():
+        phases = source.phases[d]
+        S = union_lists.levels(source.union_tables[t])
+        sides0 = [tuple(int(x) for x in phases[0, P_KEY + 3 * c : P_KEY + 3 * c + 2]) for c in range(phases[0, P_NKEY])]
+        for k in range(n_colours ** len(sides0)):
+            colour = {side: (k // n_colours**c) % n_colours for c, side in enumerate(sides0)}
+            want = []
+            for j in source.usable(d):
+                row = phases[j]
+                key = int(row[P_BASE]) + sum(
+                    colour[(int(row[P_KEY + 3 * c]), int(row[P_KEY + 3 * c + 1]))] * int(row[P_KEY + 3 * c + 2])
+                    for c in range(row[P_NKEY])
+                )
+                for p in cand[starts[key] : starts[key + 1]]:
+                    sides = [row[P_CHK + 4 * c : P_CHK + 4 * c + 4] for c in range(row[P_NCHK])]
+                    if all(
+                        ((int(p) >> int(mine)) & cmask == colour[(int(sq), int(theirs))]) == (equal == 1)
+                        for sq, theirs, mine, equal in sides
+                    ):
+                        want.append((int(p), int(row[P_ERR])))
+            at = source.union_at[t] + S * k
+            got = [(int(e) & ((1 << shift) - 1), int(e) >> shift) for e in mem[o_cand + mem[at] : o_cand + mem[at + S]]]
+            assert got == want
+            ends = [int(mem[at + level]) - int(mem[at]) for level in range(S + 1)]
+            assert ends == [sum(1 for _, err in want if err < level) for level in range(S + 1)]
+            checked += len(want)
+    assert checked > 1000

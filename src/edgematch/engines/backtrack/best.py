@@ -293,6 +293,7 @@ def _run(
                 "n_tiles": puzzle.n_tiles,
                 "max_score": puzzle.max_score,
                 "n_starts": len(tables.starts),
+                "n_colours": plan.n_colours,
                 "start_match": hints_only.score(),
             },
             only_compiled=solver.kernel == "auto",

@@ -5,9 +5,11 @@ with its squares, shifts and table bases as literals, twelve depths nested per f
 the functions chained, all state in one int64 array ``mem``) carries what the best kernel
 adds (:mod:`.best_kernel`):
 
-* the phases of each depth: one loop per depth still, whose list moves on to the next
-  phase when it runs out, as long as the schedule leaves room for that phase's invalid
-  joins; the phases a depth's schedule can never reach are left out of its code;
+* the phases of each depth: one loop per depth still, over one union list
+  (:mod:`.union_lists`: the exact fits, then each break phase's entries, already checked)
+  that ends after the phases the schedule leaves room for; where a depth cannot have one,
+  its list moves on to the next phase when it runs out; the phases a depth's schedule can
+  never reach are left out of its code;
 * the schedule as literals below the endgame's first depth (the endgame lowers its own
   depths' bounds as complete boards are found, so there they are read from ``mem``);
 * the exact prefix (depths before the schedule's first invalid join) with no error or
@@ -29,7 +31,7 @@ import hashlib
 import numpy as np
 from numba import njit
 
-from . import generated
+from . import generated, union_lists
 from .best_kernel import phase_range
 from .generated import (
     begins_function,
@@ -42,9 +44,9 @@ from .generated import (
     square_code,
 )
 from .kernel import BUDGET, TARGET
-from .plan import P_CHK, P_ERR, P_NCHK
+from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 
-VERSION = 8
+VERSION = 9
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -65,7 +67,21 @@ COUNTERS = (
 )
 NODES, COMPLETE, BEST, FLAG, GOAL, DEPTH, RD, SAVECAP, SAVED, SAVEAT, FLOOR, EGMAX = range(len(COUNTERS))
 #: the offsets handed to the copies in and out, in this order
-OFFSETS = (*STACKS, "NPD", "C0", "BOARD", "BESTB", "USED", "PRIOW", "ALLOWED", "ORDER", "COUNTS", "STARTS", "CAND")
+OFFSETS = (
+    *STACKS,
+    "NPD",
+    "C0",
+    "BOARD",
+    "BESTB",
+    "USED",
+    "PRIOW",
+    "ALLOWED",
+    "ORDER",
+    "COUNTS",
+    "STARTS",
+    "UIDX",
+    "CAND",
+)
 (
     O_CUR,
     O_END,
@@ -83,13 +99,15 @@ OFFSETS = (*STACKS, "NPD", "C0", "BOARD", "BESTB", "USED", "PRIOW", "ALLOWED", "
     O_ORDER,
     O_COUNTS,
     O_STARTS,
+    O_UIDX,
     O_CAND,
 ) = range(len(OFFSETS))
 
 
-def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: int) -> dict[str, int]:
+def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: int, union_words: int) -> dict[str, int]:
     """Offsets in ``mem``; the candidates (whose length changes with the prefix filter) come
-    last, the saved boards after them (at ``mem[SAVEAT]``)."""
+    last, the union lists (:mod:`.union_lists`) after them, the saved boards after those
+    (at ``mem[SAVEAT]``)."""
     offsets = {}
     at = 0
     for name, size in (
@@ -104,6 +122,7 @@ def layout(depth: int, n_squares: int, n_tiles: int, max_score: int, n_starts: i
         ("ORDER", depth),
         ("COUNTS", max_score + 1),
         ("STARTS", n_starts),
+        ("UIDX", union_words),
         ("CAND", 0),
     ):
         offsets[name] = at
@@ -142,6 +161,7 @@ class _Source:
 
     def __init__(self, spec: dict) -> None:
         self.phases = spec["phases"]
+        self.spec_colours = spec["n_colours"]
         self.n_phases = [int(x) for x in spec["n_phases"]]
         self.known = [int(x) for x in spec["known_joins"]]
         self.order = [int(s) for s in spec["order"]]
@@ -157,8 +177,6 @@ class _Source:
         self.D = D = len(self.order)
         self.last = D - 1
         self.depth_of = {s: d for d, s in enumerate(self.order)}
-        self.L = layout(D, len(self.hints), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"]))
-        self.c0 = self.L["C0"]
         # the exact prefix: depths whose schedule allows no invalid join, before the endgame
         d0 = self.start
         while d0 < self.last and d0 < self.endgame_from and self.allowed[d0] == 0:
@@ -170,8 +188,42 @@ class _Source:
             self.match_at[d] = m
             if d < D:
                 m += self.known[d]
+        self.unions()
+        self.L = layout(
+            D, len(self.hints), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"]), self.union_words
+        )
+        words = [union_lists.index_words(u) for u in self.union_tables]
+        self.union_at = [self.UIDX + sum(words[:t]) for t in range(len(words))]
+        self.c0 = self.L["C0"]
+        #: the invalid joins of a union entry sit above its code
+        self.flag_shift = int(self.pmask).bit_length() + 4 * int(self.cmask).bit_length()
+
+    def unions(self) -> None:
+        """The depths that walk one union list (:mod:`.union_lists`) instead of their
+        phases: static depths past the exact prefix that can reach a break phase, unless
+        their priority bound cuts sorted lists (a failed bound ends one phase's list, not
+        the others')."""
+        self.union_tables: list[tuple] = []
+        self.union_of: dict[int, int] = {}
+        n_colours = int(self.spec_colours)
+        for d in range(self.d0, self.D):
+            usable = self.usable(d)
+            if self.dynamic(d) or len(usable) < 2:
+                continue
+            if self.prio_min is not None and self.prio_sorted and d in self.checks:
+                continue
+            signature = union_lists.table_signature(self.phases, d, usable, n_colours)
+            if signature is None:
+                continue
+            if signature not in self.union_tables:
+                self.union_tables.append(signature)
+            self.union_of[d] = self.union_tables.index(signature)
+        self.union_words = sum(union_lists.index_words(u) for u in self.union_tables)
+        self.union_levels = max((union_lists.levels(u) for u in self.union_tables), default=1)
 
     def __getattr__(self, name: str) -> int:
+        if name in ("L", "c0"):  # not set yet: no offsets before the layout
+            raise AttributeError(name)
         if name in COUNTERS:
             return self.c0 + COUNTERS.index(name)
         return self.L[name]
@@ -204,6 +256,31 @@ class _Source:
             self.phases[d, j], d, first, self.depth_of, self.hints, self.cmask, self.BOARD, self.STARTS
         )
 
+    def union_key(self, d: int, first: int) -> str:
+        """The index words of depth ``d``'s union list: the exact key, times ``S``."""
+        t = self.union_of[d]
+        row = self.phases[d, 0].copy()
+        row[P_BASE] = 0
+        for c in range(int(row[P_NKEY])):
+            row[P_KEY + 3 * c + 2] *= union_lists.levels(self.union_tables[t])
+        return key_expression(row, d, first, self.depth_of, self.hints, self.cmask, self.BOARD, self.union_at[t])
+
+    def union_room(self, d: int, errors: str) -> str:
+        """The index word after a union key's start that ends the levels the schedule
+        leaves room for at depth ``d`` (entered with ``errors`` invalid joins), less one."""
+        top = union_lists.levels(self.union_tables[self.union_of[d]]) - 1
+        if top == 1:
+            return f"({errors} < {self.allowed[d]})"
+        return f"max(0, min({self.allowed[d]} - {errors}, {top}))"
+
+    def child_range(self, e: int, first: int, errors: str) -> tuple[str, str]:
+        """Expressions of the list start and end depth ``e`` is entered with."""
+        if e in self.union_of:
+            k = self.union_key(e, first)
+            return f"mem[{k}]", f"mem[{k} + 1 + {self.union_room(e, errors)}]"
+        k = self.key(e, 0, first)
+        return f"mem[{k}]", f"mem[{k} + 1]"
+
     def failed(self, d: int, j: int, first: int) -> str | None:
         """The condition under which ``p{d}`` does not belong to phase ``j`` (its checked
         sides), or None when the phase checks nothing."""
@@ -225,6 +302,7 @@ class _Source:
 
     def level(self, fn: int, first: int, last: int, d: int, ind: str) -> list[str]:
         phased = d >= self.d0
+        union = d in self.union_of
         usable = self.usable(d)
         sq = self.BOARD + self.order[d]
         out: list[str] = []
@@ -246,7 +324,7 @@ class _Source:
         ]
         # the phase in mem is the plan's phase number, as in the list kernel's state
         cut = [f"if mem[{self.ALLOWED + d}] < r{d}:", f"    e{d} = i{d}"] if self.dynamic(d) else []
-        if phased:
+        if phased and not union:
             errs = " + ".join(f"(j{d} >= {j}) * 1" for j in self._steps(d, usable)) or "0"
             out += [f"{ind}    j{d} = mem[{self.PH + d}]", f"{ind}    x{d} = {errs}"]
         out += [
@@ -255,16 +333,29 @@ class _Source:
             f"{ind}        mem[{self.RD}] = -1",
             *(f"{ind}        {line}" for line in cut),
             f"{ind}else:",
-            f"{ind}    k{d} = {self.key(d, 0, first)}",
-            f"{ind}    i{d} = mem[k{d}]",
-            f"{ind}    e{d} = mem[k{d} + 1]",
-            *(f"{ind}    {line}" for line in cut),
         ]
-        if phased:
+        if union:  # the list ends after the levels of invalid joins the schedule has room for
+            out += [
+                f"{ind}    k{d} = {self.union_key(d, first)}",
+                f"{ind}    i{d} = mem[k{d}]",
+                f"{ind}    e{d} = mem[k{d} + 1 + {self.union_room(d, f'r{d}')}]",
+            ]
+        else:
+            out += [
+                f"{ind}    k{d} = {self.key(d, 0, first)}",
+                f"{ind}    i{d} = mem[k{d}]",
+                f"{ind}    e{d} = mem[k{d} + 1]",
+                *(f"{ind}    {line}" for line in cut),
+            ]
+        if phased and not union:
             out += [f"{ind}    j{d} = 0", f"{ind}    x{d} = 0"]
         ind2 = ind + "    "
         skipping = phased and len(usable) > 1
-        if skipping:
+        if union:
+            out.append(f"{ind}while True:")
+            out += skip_used(d, self.CAND, self.USED, self.pmask, ind2)
+            out += [f"{ind2}    break", f"{ind2}i{d} += 1", f"{ind2}x{d} = p{d} >> {self.flag_shift}"]
+        elif skipping:
             out.append(f"{ind}while True:")
             out += skip_used(d, self.CAND, self.USED, self.pmask, ind2)
             room = f"mem[{self.ALLOWED + d}] - r{d}" if self.dynamic(d) else f"{self.allowed[d]} - r{d}"
@@ -286,9 +377,9 @@ class _Source:
             ]
         else:
             out.append(f"{ind}while i{d} < e{d}:")
-        if skipping:  # skip_used left p and t of the free tile found
+        if skipping and not union:  # skip_used left p and t of the free tile found
             out.append(f"{ind2}i{d} += 1")
-        else:
+        elif not union:
             out += next_free(d, self.CAND, self.USED, self.pmask, ind2)
         if self.tracks(d):
             out.append(f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]")
@@ -298,7 +389,7 @@ class _Source:
                 f"{ind2}    {'i' + str(d) + ' = e' + str(d) if self.prio_sorted else 'pass'}",
                 f"{ind2}    continue",
             ]
-        checked = [(j, self.failed(d, j, first)) for j in usable[1:]]
+        checked = [] if union else [(j, self.failed(d, j, first)) for j in usable[1:]]
         checked = [(j, cond) for j, cond in checked if cond is not None]
         if checked:
             out.append(f"{ind2}if j{d} != 0:")
@@ -326,8 +417,8 @@ class _Source:
             out.append(f"{ind2}w{e} = v{d}")
         err_next = f"r{e}" if phased else "0"
         prio_next = f"w{e}" if self.tracks(e) else "0"
-        j_now = f"j{d}" if phased else "0"
-        halt = [d, f"i{d}", j_now, f"e{d}", f"t{d}", self.key(e, 0, first), err_next, score, prio_next]
+        j_now = f"j{d}" if phased and not union else "0"
+        halt = [d, f"i{d}", j_now, f"e{d}", f"t{d}", *self.child_range(e, first, err_next), err_next, score, prio_next]
         out += [
             f"{ind2}if {score} >= fl or n >= budget:",
             f"{ind2}    st = {call('settle', d, score, 'n', 'budget')}",
@@ -365,7 +456,7 @@ class _Source:
         list position, end and phase, and the scores it was entered with (unless the
         function read them from mem)."""
         out = [f"mem[{self.CUR + d}] = i{d}", f"mem[{self.END + d}] = e{d}"]
-        if d >= self.d0:
+        if d >= self.d0 and d not in self.union_of:
             out.append(f"mem[{self.PH + d}] = j{d}")
         if d > first and d >= self.d0:
             out += [f"mem[{self.ERR + d}] = r{d}", f"mem[{self.MATCH + d}] = m{d}"]
@@ -430,14 +521,14 @@ class _Source:
         eg = self.endgame_from
         lines = [
             "@njit(cache=True, nogil=True)",
-            "def halt(mem, d, i, j, e, t, k, r, m, w, status):",
+            "def halt(mem, d, i, j, e, t, child_i, child_e, r, m, w, status):",
             '    """Stop after a node at depth d (not the last): its child is entered."""',
             f"    mem[{self.CUR} + d] = i",
             f"    mem[{self.PH} + d] = j",
             f"    mem[{self.END} + d] = e",
             "    mem[t] = 1",
-            f"    mem[{self.CUR} + d + 1] = mem[k]",
-            f"    mem[{self.END} + d + 1] = mem[k + 1]",
+            f"    mem[{self.CUR} + d + 1] = child_i",
+            f"    mem[{self.END} + d + 1] = child_e",
             f"    mem[{self.PH} + d + 1] = 0",
             f"    mem[{self.ERR} + d + 1] = r",
             f"    mem[{self.MATCH} + d + 1] = m",
@@ -541,8 +632,15 @@ def _enter(
     phases,
     cmask,
     pmask,
+    union_desc,
+    union_tabs,
+    union_depth,
+    flag_shift,
+    origin,
+    source_phase,
 ):
-    """Copy the list kernel's state into ``mem`` (and see :func:`.generated.place_again`)."""
+    """Copy the list kernel's state into ``mem`` (and see :func:`.generated.place_again`),
+    build the union lists and turn the list positions of their depths into union positions."""
     r = state[0]
     s = state[1]
     if state[3] == 1:
@@ -581,10 +679,25 @@ def _enter(
     mem[c + RD] = r
     mem[c + SAVECAP] = save_cap
     mem[c + SAVED] = save_state[0]
-    mem[c + SAVEAT] = o[O_CAND] + cand.shape[0]
+    n_union = union_lists.build(
+        mem, o[O_CAND], cand, starts, union_desc, union_tabs, cmask, flag_shift, origin, source_phase, True
+    )
+    mem[c + SAVEAT] = o[O_CAND] + cand.shape[0] + n_union
     mem[c + FLOOR] = save_state[1]
     mem[c + EGMAX] = eg_max
     place_again(mem, o[O_CUR], o[O_USED], o[O_NPD], c + NODES, cand, cur, board, order, s, r, pmask)
+    for x in range(s, min(r, D - 1) + 1):  # place_again left the placed entry's position above r
+        tab = union_depth[x]
+        if tab < 0:
+            continue
+        u = union_lists.index_of(union_desc, tab, phases, x, board, cmask)
+        levels = union_desc[tab + 1]
+        start = phase_range(phases, x, 0, board, None, starts, cmask)[0]
+        mem[o[O_CUR] + x] = union_lists.to_union(
+            mem, u, levels, phase[x], mem[o[O_CUR] + x], start, origin, source_phase
+        )
+        room = max(0, min(allowed[x] - errs[x], levels - 1))
+        mem[o[O_END] + x] = mem[u + 1 + room]
 
 
 @njit(cache=True, nogil=True)
@@ -611,10 +724,19 @@ def _leave(
     prefix_match,
     prio_from,
     pmask,
+    phases,
+    starts,
+    cmask,
+    code_mask,
+    union_desc,
+    union_depth,
+    origin,
+    source_phase,
 ):
     """Copy ``mem`` back into the list kernel's state; returns ``(nodes, complete boards,
     status)`` as the list kernel does.  The priority sides placed, which the kernel stops
-    keeping at ``prio_from``, are counted again from the board down to the depth entered."""
+    keeping at ``prio_from``, are counted again from the board down to the depth entered;
+    union positions become the phase and list position they were copied from."""
     D = cur.shape[0] - 1
     c = o[O_C0]
     state[0] = state[1] if st == 0 else mem[c + DEPTH]
@@ -637,8 +759,19 @@ def _leave(
         npd[x] += mem[o[O_NPD] + x]
         allowed[x] = mem[o[O_ALLOWED] + x]
     for x in range(board.shape[0]):
-        board[x] = mem[o[O_BOARD] + x]
+        code = mem[o[O_BOARD] + x]
+        board[x] = code if code < 0 else code & code_mask
         best_board[x] = mem[o[O_BESTB] + x]
+    for x in range(state[1], min(state[0], D - 1) + 1):
+        tab = union_depth[x]
+        if tab < 0:
+            continue
+        u = union_lists.index_of(union_desc, tab, phases, x, board, cmask)
+        start = phase_range(phases, x, 0, board, None, starts, cmask)[0]
+        j, position = union_lists.to_list(mem, u, cur[x], start, origin, source_phase)
+        phase[x] = j
+        cur[x] = position
+        end[x] = phase_range(phases, x, j, board, None, starts, cmask)[1]
     for x in range(used.shape[0]):
         used[x] = mem[o[O_USED] + x]
     for x in range(counts.shape[0]):
@@ -655,8 +788,16 @@ def _leave(
 class GeneratedBest:
     """A generated best kernel, called like the list kernel (:meth:`search`)."""
 
-    def __init__(self, module, spec: dict, prefix_match: np.ndarray, prio_from: int) -> None:
+    def __init__(self, module, spec: dict, prefix_match: np.ndarray, prio_from: int, unions: dict) -> None:
         self.module = module
+        self.spec = spec
+        #: the union lists' description (:mod:`.union_lists`), the index into it of each
+        #: depth's table (-1: the depth walks its phases) and where an entry's invalid joins sit
+        self.union_desc = unions["desc"]
+        self.union_tabs = unions["tabs"]
+        self.union_depth = unions["depth"]
+        self.flag_shift = np.int64(unions["flag_shift"])
+        self.code_mask = np.int64((1 << unions["flag_shift"]) - 1)
         self.start = int(spec["start"])
         self.prefix_match = prefix_match
         #: the first depth the kernel keeps no priority count for (past the end: none)
@@ -666,11 +807,20 @@ class GeneratedBest:
         self.cmask = np.int64(spec["cmask"])
         self.pmask = np.int64(spec["pmask"])
         L = layout(
-            len(self.order), len(spec["board"]), int(spec["n_tiles"]), int(spec["max_score"]), int(spec["n_starts"])
+            len(self.order),
+            len(spec["board"]),
+            int(spec["n_tiles"]),
+            int(spec["max_score"]),
+            int(spec["n_starts"]),
+            unions["words"],
         )
         self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
         self.dtype = generated.mem_dtype(spec["cmask"], spec["pmask"])
+        if unions["flag_shift"] + unions["flag_bits"] > 31:  # a union entry would not fit int32
+            self.dtype = np.int64
         self.mem: np.ndarray = np.zeros(0, self.dtype)
+        self.origin: np.ndarray = np.zeros(0, np.int64)
+        self.source_phase: np.ndarray = np.zeros(0, np.int64)
 
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting at this depth can run here (a function begins there)."""
@@ -701,9 +851,25 @@ class GeneratedBest:
         npd,
     ):
         """``best_kernel.best_search``'s result for the same state."""
-        size = int(self.offsets[O_CAND]) + len(cand) + saved.shape[0] * saved.shape[1]
+        n_union = union_lists.build(
+            self.mem,
+            np.int64(0),
+            cand,
+            starts,
+            self.union_desc,
+            self.union_tabs,
+            self.cmask,
+            self.flag_shift,
+            self.origin,
+            self.source_phase,
+            False,
+        )
+        size = int(self.offsets[O_CAND]) + len(cand) + n_union + saved.shape[0] * saved.shape[1]
         if len(self.mem) < size:
             self.mem = np.zeros(size, self.dtype)
+        if len(self.origin) < len(cand) + n_union:
+            self.origin = np.zeros(len(cand) + n_union, np.int64)
+            self.source_phase = np.zeros(len(cand) + n_union, np.int64)
         if self.dtype == np.int32:
             budget = min(budget, generated.MAX_SLICE_NODES_INT32)
         mem = self.mem
@@ -734,6 +900,12 @@ class GeneratedBest:
             self.phases,
             self.cmask,
             self.pmask,
+            self.union_desc,
+            self.union_tabs,
+            self.union_depth,
+            self.flag_shift,
+            self.origin,
+            self.source_phase,
         )
         st = self.module.chain(mem, np.int64(budget), state[1])
         return _leave(
@@ -759,15 +931,23 @@ class GeneratedBest:
             self.prefix_match,
             np.int64(self.prio_from),
             self.pmask,
+            self.phases,
+            starts,
+            self.cmask,
+            self.code_mask,
+            self.union_desc,
+            self.union_depth,
+            self.origin,
+            self.source_phase,
         )
 
 
-#: source text, prefix scores and first uncounted depth per spec digest: every restart writes the same
-#: module (the seed orders lists, which are data), and e2's text takes about 0.4 s to write
-_texts: dict[str, tuple[str, np.ndarray, int]] = {}
+#: source text, prefix scores, first uncounted depth and union lists per spec digest: every restart
+#: writes the same module (the seed orders lists, which are data), and e2's text takes about 0.4 s
+_texts: dict[str, tuple[str, np.ndarray, int, dict]] = {}
 
 
-def _text(spec: dict) -> tuple[str, np.ndarray, int]:
+def _text(spec: dict) -> tuple[str, np.ndarray, int, dict]:
     digest = hashlib.sha256(repr(sorted((k, v) for k, v in spec.items() if not isinstance(v, np.ndarray))).encode())
     for name in sorted(k for k, v in spec.items() if isinstance(v, np.ndarray)):
         digest.update(name.encode() + spec[name].dtype.str.encode() + np.ascontiguousarray(spec[name]).tobytes())
@@ -778,7 +958,19 @@ def _text(spec: dict) -> tuple[str, np.ndarray, int]:
             _texts.clear()
         source = _Source(spec)
         prefix_match = np.array([source.match_at[d] for d in range(source.start, source.d0 + 1)], np.int64)
-        _texts[key] = (source.text(), prefix_match, source.prio_from)
+        desc, tabs = union_lists.describe(source.union_tables, source.union_at)
+        depth = np.full(source.D, -1, np.int64)
+        for d, t in source.union_of.items():
+            depth[d] = tabs[t]
+        unions = {
+            "desc": desc,
+            "tabs": tabs,
+            "depth": depth,
+            "words": source.union_words,
+            "flag_shift": source.flag_shift,
+            "flag_bits": (source.union_levels - 1).bit_length(),
+        }
+        _texts[key] = (source.text(), prefix_match, source.prio_from, unions)
     return _texts[key]
 
 
@@ -786,8 +978,8 @@ def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:
     """The generated best kernel for ``spec`` (see :class:`_Source` for its keys), written
     and imported once per process, compiled once per machine; with ``only_compiled``, None
     unless it is compiled already."""
-    text, prefix_match, prio_from = _text(spec)
+    text, prefix_match, prio_from, unions = _text(spec)
     if only_compiled and not generated.is_compiled(text, "edgematch_best"):
         return None
     module = generated.import_source(text, "edgematch_best")
-    return GeneratedBest(module, spec, prefix_match, prio_from)
+    return GeneratedBest(module, spec, prefix_match, prio_from, unions)
