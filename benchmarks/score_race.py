@@ -780,11 +780,12 @@ def alone_and_beside(rows: list[dict]) -> list[str]:
         "nothing else running), beside its rate in the depth race of the same seed on the same machine "
         "(the race of the same length, else the longest that noted node marks), million nodes per "
         "second, stretch by stretch; the last line is the whole run alone. libblackwood's tree is not "
-        "the same from run to run with one seed, edgematch's is.",
+        "the same from run to run with one seed, edgematch's is. The code is edgematch's, alone and in "
+        "the race: where they differ, the two columns measure different kernels.",
         "",
-        "| machine | seed | stretch | edgematch alone | edgematch in the race | libblackwood alone | "
-        "libblackwood in the race | ratio alone | ratio in the race |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| machine | seed | code (alone / race) | stretch | edgematch alone | edgematch in the race | "
+        "libblackwood alone | libblackwood in the race | ratio alone | ratio in the race |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
 
     def rate(value: float | None) -> str:
@@ -803,18 +804,22 @@ def alone_and_beside(rows: list[dict]) -> list[str]:
         lengths = {r["horizon"] for r in beside_rows}
         chosen = horizon if horizon in lengths else max(lengths, default=None)
         race = {r["engine"]: stretch_rates(r) for r in beside_rows if r["horizon"] == chosen}
+        race_code = next(
+            (r.get("code", "-") for r in beside_rows if r["horizon"] == chosen and r["engine"] == "edgematch"), "-"
+        )
+        code = f"{ours.get('code', '-')} / {race_code}"
         ours_a, theirs_a = stretch_rates(ours), stretch_rates(theirs)
         for stretch in sorted(ours_a.keys() & theirs_a.keys()):
             ours_r = race.get("edgematch", {}).get(stretch)
             theirs_r = race.get("libblackwood", {}).get(stretch)
             lines.append(
-                f"| {name} | {seed} | {stretch[0]}-{stretch[1]} s | {rate(ours_a[stretch])} | {rate(ours_r)} | "
+                f"| {name} | {seed} | {code} | {stretch[0]}-{stretch[1]} s | {rate(ours_a[stretch])} | {rate(ours_r)} | "
                 f"{rate(theirs_a[stretch])} | {rate(theirs_r)} | {ratio(ours_a[stretch], theirs_a[stretch])} | "
                 f"{ratio(ours_r, theirs_r)} |"
             )
         whole_ours, whole_theirs = ours["nodes_per_second_per_core"], theirs["nodes_per_second_per_core"]
         lines.append(
-            f"| {name} | {seed} | all {horizon} s alone | {rate(whole_ours)} | | {rate(whole_theirs)} | | "
+            f"| {name} | {seed} | {code} | all {horizon} s alone | {rate(whole_ours)} | | {rate(whole_theirs)} | | "
             f"{ratio(whole_ours, whole_theirs)} | |"
         )
     return lines if found else []

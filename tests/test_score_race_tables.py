@@ -597,7 +597,7 @@ def test_a_folder_that_is_not_libblackwood_is_refused_in_one_line_before_any_rac
 
 
 def test_each_engine_alone_is_read_against_its_rate_in_the_race_of_the_same_seed_and_machine():
-    def run(engine, race, horizon, rates, seed=35, machine="AMD"):
+    def run(engine, race, horizon, rates, seed=35, machine="AMD", code="c1"):
         """A run whose rate is ``rates[k]`` million nodes a second over the k-th stretch."""
         bounds = [b for b in score_race.STRETCH_BOUNDS if b < horizon] + [horizon]
         marks, nodes = [], 0
@@ -612,6 +612,7 @@ def test_each_engine_alone_is_read_against_its_rate_in_the_race_of_the_same_seed
             "jobs": 1,
             "seed": seed,
             "machine": machine,
+            "code": code,
             "seconds": float(horizon),
             "nodes_per_second_per_core": nodes // horizon,
             "nodes_at": marks[:-1],
@@ -620,7 +621,7 @@ def test_each_engine_alone_is_read_against_its_rate_in_the_race_of_the_same_seed
     rows = [
         run("edgematch", "depth", 3600, [80, 80, 60, 60, 60]),
         run("libblackwood", "depth", 3600, [60, 60, 90, 90, 90]),
-        run("edgematch", "alone", 600, [100, 100, 100]),
+        run("edgematch", "alone", 600, [100, 100, 100], code="c2"),
         run("libblackwood", "alone", 600, [50, 50, 100]),
         # one engine alone is no pair; a run alone on another machine has no race beside it
         run("edgematch", "alone", 600, [100, 100, 100], seed=36),
@@ -629,16 +630,16 @@ def test_each_engine_alone_is_read_against_its_rate_in_the_race_of_the_same_seed
     ]
     table = score_race.alone_and_beside(rows)
     text = "\n".join(table)
-    assert "| AMD | 35 | 0-60 s | 100.0 | 80.0 | 50.0 | 60.0 | 2.00 | 1.33 |" in text
-    assert "| AMD | 35 | 60-300 s | 100.0 | 80.0 | 50.0 | 60.0 | 2.00 | 1.33 |" in text
-    assert "| AMD | 35 | 300-600 s | 100.0 | 60.0 | 100.0 | 90.0 | 1.00 | 0.67 |" in text
-    assert "| AMD | 35 | all 600 s alone | 100.0 | | 75.0 | | 1.33 | |" in text
-    assert "| Xeon | 1 | 0-60 s | 70.0 | - | 35.0 | - | 2.00 | - |" in text
-    assert "| Xeon | 1 | all 300 s alone | 70.0 | | 63.0 | | 1.11 | |" in text
+    assert "| AMD | 35 | c2 / c1 | 0-60 s | 100.0 | 80.0 | 50.0 | 60.0 | 2.00 | 1.33 |" in text
+    assert "| AMD | 35 | c2 / c1 | 60-300 s | 100.0 | 80.0 | 50.0 | 60.0 | 2.00 | 1.33 |" in text
+    assert "| AMD | 35 | c2 / c1 | 300-600 s | 100.0 | 60.0 | 100.0 | 90.0 | 1.00 | 0.67 |" in text
+    assert "| AMD | 35 | c2 / c1 | all 600 s alone | 100.0 | | 75.0 | | 1.33 | |" in text
+    assert "| Xeon | 1 | c1 / - | 0-60 s | 70.0 | - | 35.0 | - | 2.00 | - |" in text
+    assert "| Xeon | 1 | c1 / - | all 300 s alone | 70.0 | | 63.0 | | 1.11 | |" in text
     assert not any("| 36 |" in line for line in table)
     # the race of the same length is read where there is one
     short = [run("edgematch", "depth", 600, [90, 90, 90]), run("libblackwood", "depth", 600, [45, 45, 45])]
-    assert "| AMD | 35 | 0-60 s | 100.0 | 90.0 | 50.0 | 45.0 | 2.00 | 2.00 |" in "\n".join(
+    assert "| AMD | 35 | c2 / c1 | 0-60 s | 100.0 | 90.0 | 50.0 | 45.0 | 2.00 | 2.00 |" in "\n".join(
         score_race.alone_and_beside(rows + short)
     )
     # a run alone is told apart by its seed and never replaces the race
