@@ -803,11 +803,9 @@ def alone_and_beside(rows: list[dict]) -> list[str]:
         beside_rows = races.get((name, seed), [])
         lengths = {r["horizon"] for r in beside_rows}
         chosen = horizon if horizon in lengths else max(lengths, default=None)
-        race = {r["engine"]: stretch_rates(r) for r in beside_rows if r["horizon"] == chosen}
-        race_code = next(
-            (r.get("code", "-") for r in beside_rows if r["horizon"] == chosen and r["engine"] == "edgematch"), "-"
-        )
-        code = f"{ours.get('code', '-')} / {race_code}"
+        chosen_rows = {r["engine"]: r for r in beside_rows if r["horizon"] == chosen}
+        race = {engine: stretch_rates(r) for engine, r in chosen_rows.items()}
+        code = f"{ours.get('code', '-')} / {chosen_rows.get('edgematch', {}).get('code', '-')}"
         ours_a, theirs_a = stretch_rates(ours), stretch_rates(theirs)
         for stretch in sorted(ours_a.keys() & theirs_a.keys()):
             ours_r = race.get("edgematch", {}).get(stretch)

@@ -374,12 +374,10 @@ class _Source:
                 f"{ind2}    i{d} = mem[k{d}]",
                 f"{ind2}    e{d} = mem[k{d} + 1]",
                 f"{ind2}    continue",
+                f"{ind2}i{d} += 1",  # skip_used left p and t of the free tile found
             ]
         else:
             out.append(f"{ind}while i{d} < e{d}:")
-        if skipping and not union:  # skip_used left p and t of the free tile found
-            out.append(f"{ind2}i{d} += 1")
-        elif not union:
             out += next_free(d, self.CAND, self.USED, self.pmask, ind2)
         if self.tracks(d):
             out.append(f"{ind2}v{d} = w{d} + mem[t{d} + {self.PRIOW - self.USED}]")
