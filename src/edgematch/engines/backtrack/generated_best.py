@@ -46,7 +46,7 @@ from .generated import (
 from .kernel import BUDGET, TARGET
 from .plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 
-VERSION = 9
+VERSION = 10
 
 #: per-depth stacks first, then the counters (GOAL: the target score), then the other
 #: arrays (:func:`layout`)
@@ -464,14 +464,12 @@ class _Source:
 
     def after_loop(self, d: int, first: int, ind: str) -> list[str]:
         """After depth ``d``'s loop: a stop unwinds to the function's caller, saving each
-        enclosing depth (the first depth's state is written either way); otherwise the
-        square is emptied (behind the phased depths)."""
-        clear = [f"{ind}mem[{self.BOARD + self.order[d]}] = -1"] if d >= self.d0 else []
+        enclosing depth (the first depth's state is written either way).  Squares are
+        not emptied on the way back: only earlier squares are read, and :func:`_leave`
+        empties those at and below the depth stopped at."""
         if d == first:
-            keep = [f"{ind}if st == 0:", *(f"    {line}" for line in clear)] if clear else []
             return [
                 *(f"{ind}{line}" for line in self.save(d, first)),
-                *keep,
                 f"{ind}mem[{self.NODES}] = n",
                 f"{ind}return st",
             ]
@@ -479,7 +477,6 @@ class _Source:
             f"{ind}if st != 0:",
             *(f"{ind}    {line}" for line in self.save(d - 1, first)),
             f"{ind}    break",
-            *clear,
         ]
 
     def _steps(self, d: int, usable: list[int]) -> list[int]:
@@ -499,7 +496,6 @@ class _Source:
             f"{ind}    {call('improve', d, score)}",
             f"{ind}    fl = mem[{self.FLAG}]",
             f"{ind}full = {call('leaf', score)}",
-            f"{ind}mem[{self.BOARD + self.order[d]}] = -1",
             f"{ind}if full or {score} >= mem[{self.GOAL}] or n >= budget:",
             *(f"{ind}    {line}" for line in self.save(d, first)),
             f"{ind}    mem[{self.DEPTH}] = {d}",
@@ -760,6 +756,8 @@ def _leave(
         code = mem[o[O_BOARD] + x]
         board[x] = code if code < 0 else code & code_mask
         best_board[x] = mem[o[O_BESTB] + x]
+    for x in range(state[0], D):  # the kernel leaves the squares it backed out of filled
+        board[mem[o[O_ORDER] + x]] = -1
     for x in range(state[1], min(state[0], D - 1) + 1):
         tab = union_depth[x]
         if tab < 0:
