@@ -570,6 +570,146 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
         assert all(rounds_to(r["nodes_per_second_per_core"] / 1e6, t) for r, t in zip(stuck, typed_rates)), engine
 
 
+def amd_hours(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
+    """Seed -> (edgematch's, libblackwood's) row of each race of an hour run on the AMD EPYC."""
+    races: dict[int, dict[str, dict]] = {}
+    for r in depths:
+        if r["horizon"] == 3600 and not r.get("within") and score_race.machine_of(r).startswith("AMD EPYC"):
+            races.setdefault(r["seed"], {})[r["engine"]] = r
+    return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
+
+
+#: the first seed raced for an hour with the union lists (code 7cbbf31)
+FIRST_UNION_LIST_SEED = 38
+
+
+def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gives():
+    """The speed paragraph counts, per machine and length of race, how often edgematch was the
+    faster in the depth races and the median ratio, and gives the range of the AMD's hours
+    before and with the union lists; typed after every race, so they must not drift from
+    benchmarks/results/score_race.json."""
+    depths = recorded_depths()
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    for (name, horizon), ours, theirs in score_race.paired_races(depths, lambda r: r.get("nodes_per_second_per_core")):
+        pairs.setdefault((name.split(",")[0], horizon), []).append((ours, theirs))
+
+    def faster(machine: str, horizon: int) -> tuple[str, str, str]:
+        """How many races edgematch was the faster in, of how many, and the median ratio."""
+        races = pairs[(machine, horizon)]
+        ratio = statistics.median(a / b for a, b in races)
+        return str(sum(a > b for a, b in races)), str(len(races)), f"{ratio:.2f}"
+
+    amd = re.search(
+        r"on the AMD EPYC edgematch was faster in (\d+) of (\d+) races of 60 s \(median ratio (\S+)\), "
+        r"(\d+) of (\d+) of 300 s \((\S+)\), (\d+) of (\d+) of 600 s \((\S+)\), and in (\d+) of its (\d+) races "
+        r"of an hour \((\S+), sign test p = (\S+); of seeds (\d+) to (\d+), on [^,]+, the (\S+) before the union "
+        r"lists ran at (\S+) to (\S+) of libblackwood's rate and the (\S+) with them at (\S+) to (\S+), all faster;",
+        text,
+    )
+    assert amd, "the AMD's depth-race rates are missing from docs/backtracking.md"
+    typed = amd.groups()
+    assert typed[:12] == tuple(x for h in (60, 300, 600, 3600) for x in faster("AMD EPYC", h))
+    hour = pairs[("AMD EPYC", 3600)]
+    assert typed[12] == score_race.p_text(
+        score_race.sign_test(sum(a > b for a, b in hour), sum(a < b for a, b in hour))
+    )
+    hours = amd_hours(depths)
+    first, last = int(typed[13]), int(typed[14])
+    listed = sorted(seed for seed in hours if seed >= first)
+    assert listed == list(range(first, last + 1))
+    for (count, low, high), seeds in (
+        (typed[15:18], [s for s in listed if s < FIRST_UNION_LIST_SEED]),
+        (typed[18:21], [s for s in listed if s >= FIRST_UNION_LIST_SEED]),
+    ):
+        ratios = [
+            ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"]
+            for ours, theirs in (hours[s] for s in seeds)
+        ]
+        assert number_of(count) == len(seeds)
+        assert (low, high) == (f"{min(ratios):.2f}", f"{max(ratios):.2f}")
+    assert all(
+        hours[s][0]["nodes_per_second_per_core"] > hours[s][1]["nodes_per_second_per_core"]
+        for s in listed
+        if s >= FIRST_UNION_LIST_SEED
+    )
+
+    xeon = re.search(r"Intel Xeon it was ahead at every length \((\d+) of its (\d+) hours, (\S+)\)", text)
+    assert xeon
+    assert xeon.groups() == faster("Intel(R) Xeon(R) Processor", 3600)
+    assert all(
+        2 * int(faster(machine, horizon)[0]) > int(faster(machine, horizon)[1])
+        for machine, horizon in pairs
+        if machine.startswith("Intel")
+    )
+
+
+def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_gives():
+    """The summary of the AMD's hours with the kernel of 36a6021: which seeds, how many were
+    ahead over every stretch and by how much over the hour, the one that was not, and the
+    range of both engines' rates by stretch; typed after every race, so they must not drift."""
+    hours = amd_hours(recorded_depths())
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    found = re.search(
+        r"Of the (\S+) after it \(seeds (\d+) to (\d+), the kernel of \w+\), (\S+) were ahead over every stretch "
+        r"\((\S+) to (\S+) over the hour\) and seed (\d+) over its first half hour only \((\S+) against (\S+) over "
+        r"the second; (\S+) over the hour\): by stretch edgematch ran at (\d+) to (\d+) million nodes per second, "
+        r"libblackwood at (\d+) to (\d+)",
+        text,
+    )
+    assert found, "the summary of the hours' stretches is missing from docs/backtracking.md"
+    count, first, last, ahead, low, high, other, ours_late, theirs_late, other_ratio, *ranges = found.groups()
+    seeds = list(range(int(first), int(last) + 1))
+    assert all(seed in hours for seed in seeds) and number_of(count) == len(seeds)
+    stretches = {seed: tuple(score_race.stretch_rates(row) for row in hours[seed]) for seed in seeds}
+
+    def ratio(seed: int) -> str:
+        ours, theirs = hours[seed]
+        return f"{ours['nodes_per_second_per_core'] / theirs['nodes_per_second_per_core']:.2f}"
+
+    always = [s for s in seeds if all(stretches[s][0][k] > stretches[s][1][k] for k in stretches[s][0])]
+    assert number_of(ahead) == len(always) and set(seeds) - set(always) == {int(other)}
+    assert (low, high) == (min(map(ratio, always)), max(map(ratio, always)))
+    ours, theirs = stretches[int(other)]
+    assert [k for k in ours if ours[k] > theirs[k]] == [k for k in ours if k[1] <= 1800]
+    assert (ours_late, theirs_late) == (f"{ours[(1800, 3600)] / 1e6:.1f}", f"{theirs[(1800, 3600)] / 1e6:.1f}")
+    assert other_ratio == ratio(int(other))
+    for column, (slowest, fastest) in enumerate((ranges[:2], ranges[2:])):
+        rates = [rate / 1e6 for s in seeds for rate in stretches[s][column].values()]
+        assert (slowest, fastest) == (f"{min(rates):.0f}", f"{max(rates):.0f}"), column
+
+
+def test_the_half_hours_running_reading_in_the_docs_is_the_one_score_race_json_gives():
+    """When the half hour's pooled interval and signed-rank test left out zero, seed by seed from
+    seed 36 (pooled over the seeds up to it), and the latest reading with both sign tests."""
+    depths = recorded_depths()
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    found = re.search(
+        r"At half an hour the mean's interval and the signed-rank test left out zero after seeds (\d+) and (\d+), "
+        r"not after (\d+) and (\d+), and again from seed (\d+) on \(after seed (\d+), (\S+ to \S+) and p = (\S+)\); "
+        r"the sign test, the criterion, reads p = (\S+) there and p = (\S+) at the hour \(signed-rank p = (\S+)\)",
+        text,
+    )
+    assert found, "the half hour's running reading is missing from docs/backtracking.md"
+    left_out, not_left_out, since, latest = found.groups()[:2], found.groups()[2:4], found.group(5), found.group(6)
+    grouped = score_race.depths_by_seed(depths, (1800,))
+    differences, clear = [], {}
+    for seed in sorted(grouped):
+        tiles = score_race.tiles_by_horizon(grouped[seed])[1800]
+        if len(tiles) == 2:
+            differences.append(tiles["edgematch"] - tiles["libblackwood"])
+            if seed >= 36:
+                interval = score_race.mean_difference_interval(differences)
+                signed_rank = score_race.signed_rank_test(differences)
+                assert (interval[0] > 0) == (signed_rank < 0.05), seed
+                clear[seed] = interval[0] > 0
+    assert int(latest) == max(clear)
+    assert [s for s in clear if clear[s]] == [int(s) for s in left_out] + list(range(int(since), int(latest) + 1))
+    assert all(not clear[int(s)] for s in not_left_out) and min(clear) < int(left_out[0])
+    half, hour = (split_cells(score_race.depth_pairs(depths, h)) for h in (1800, 3600))
+    assert found.groups()[6:] == (half[8], half[9], half[4], hour[4], hour[9])
+
+
 def test_a_fresh_libblackwood_checkout_gets_our_driver_and_scenarios_once(tmp_path, capsys):
     """A fresh clone of libblackwood knows no scenario that counts its nodes (the race then
     dies a minute in): ensure_peer_files copies ours in, and again only when ours changed."""
