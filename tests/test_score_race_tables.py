@@ -457,17 +457,19 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
     assert hour.group(5) == min(LEAD_WORDS, key=lambda w: abs(LEAD_WORDS[w] - lead))
 
 
+def machine_rows(depths: list[dict], prefix: str) -> list[dict]:
+    """The rows of the one machine whose name starts with ``prefix``."""
+    names = {score_race.machine_of(r) for r in depths if score_race.machine_of(r).startswith(prefix)}
+    assert len(names) == 1, names
+    return [r for r in depths if score_race.machine_of(r) in names]
+
+
 def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     """docs/backtracking.md says in words how the 60 s, 300 s and 600 s rows split by machine
     (and each engine's mean depth at 300 s on each); those figures are typed after every race
     and must not drift from score_race.json."""
     depths = recorded_depths()
     text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
-
-    def machine_rows(prefix: str) -> list[dict]:
-        names = {score_race.machine_of(r) for r in depths if score_race.machine_of(r).startswith(prefix)}
-        assert len(names) == 1, names
-        return [r for r in depths if score_race.machine_of(r) in names]
 
     def split(rows: list[dict], horizon: int) -> tuple[str, ...]:
         """seeds, deeper, as deep, shallower, sign p, mean difference; then each engine's mean depth."""
@@ -476,7 +478,7 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
         )
         return seeds, deeper, as_deep, shallower, p, mean, ours.split(", ")[2], theirs.split(", ")[2]
 
-    amd, xeon = machine_rows("AMD EPYC"), machine_rows("Intel(R) Xeon(R)")
+    amd, xeon = machine_rows(depths, "AMD EPYC"), machine_rows(depths, "Intel(R) Xeon(R)")
     at_300 = re.search(
         r"on the AMD EPYC, (\d+) seeds, edgematch was deeper (\d+) times, as deep (\d+), shallower (\d+) "
         r"\(p = (\S+), (\S+) tiles\), on the Intel Xeon, (\d+) seeds, (\d+), (\d+) and (\d+) \(p = (\S+), (\S+)\)\.",
@@ -575,8 +577,8 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
 def amd_hours(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
     """Seed -> (edgematch's, libblackwood's) row of each race of an hour run on the AMD EPYC."""
     races: dict[int, dict[str, dict]] = {}
-    for r in depths:
-        if r["horizon"] == 3600 and not r.get("within") and score_race.machine_of(r).startswith("AMD EPYC"):
+    for r in machine_rows(depths, "AMD EPYC"):
+        if r["horizon"] == 3600 and not r.get("within"):
             races.setdefault(r["seed"], {})[r["engine"]] = r
     return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
 
@@ -592,15 +594,18 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     benchmarks/results/score_race.json."""
     depths = recorded_depths()
     text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
-    pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
-    for (name, horizon), ours, theirs in score_race.paired_races(depths, lambda r: r.get("nodes_per_second_per_core")):
-        pairs.setdefault((name.split(",")[0], horizon), []).append((ours, theirs))
+    rates: dict[tuple[str, int], list[str]] = {}
+    for line in score_race.race_rates(depths):
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        if len(cells) == 8 and cells[1].endswith(" s") and cells[1][:-2].isdigit():
+            # machine, race, pairs, edgematch faster, sign test p, median ratio, ...
+            rates[(cells[0].split(",")[0], int(cells[1][:-2]))] = cells[2:6]
+    assert rates, "race_rates gave no rows"
 
     def faster(machine: str, horizon: int) -> tuple[str, str, str]:
         """How many races edgematch was the faster in, of how many, and the median ratio."""
-        races = pairs[(machine, horizon)]
-        ratio = statistics.median(a / b for a, b in races)
-        return str(sum(a > b for a, b in races)), str(len(races)), f"{ratio:.2f}"
+        pairs, faster_in, _, ratio = rates[(machine, horizon)]
+        return faster_in, pairs, ratio
 
     amd = re.search(
         r"on the AMD EPYC edgematch was faster in (\d+) of (\d+) races of 60 s \(median ratio (\S+)\), "
@@ -612,10 +617,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     assert amd, "the AMD's depth-race rates are missing from docs/backtracking.md"
     typed = amd.groups()
     assert typed[:12] == tuple(x for h in (60, 300, 600, 3600) for x in faster("AMD EPYC", h))
-    hour = pairs[("AMD EPYC", 3600)]
-    assert typed[12] == score_race.p_text(
-        score_race.sign_test(sum(a > b for a, b in hour), sum(a < b for a, b in hour))
-    )
+    assert typed[12] == rates[("AMD EPYC", 3600)][2]
     hours = amd_hours(depths)
     first, last = int(typed[13]), int(typed[14])
     listed = sorted(seed for seed in hours if seed >= first)
@@ -629,7 +631,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
             for ours, theirs in (hours[s] for s in seeds)
         ]
         assert number_of(count) == len(seeds)
-        assert (low, high) == (f"{min(ratios):.2f}", f"{max(ratios):.2f}")
+        assert (float(low), float(high)) == (round(min(ratios), 2), round(max(ratios), 2))
     assert all(
         hours[s][0]["nodes_per_second_per_core"] > hours[s][1]["nodes_per_second_per_core"]
         for s in listed
@@ -641,7 +643,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     assert xeon.groups() == faster("Intel(R) Xeon(R) Processor", 3600)
     assert all(
         2 * int(faster(machine, horizon)[0]) > int(faster(machine, horizon)[1])
-        for machine, horizon in pairs
+        for machine, horizon in rates
         if machine.startswith("Intel")
     )
 
@@ -665,20 +667,20 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     assert all(seed in hours for seed in seeds) and number_of(count) == len(seeds)
     stretches = {seed: tuple(score_race.stretch_rates(row) for row in hours[seed]) for seed in seeds}
 
-    def ratio(seed: int) -> str:
+    def ratio(seed: int) -> float:
         ours, theirs = hours[seed]
-        return f"{ours['nodes_per_second_per_core'] / theirs['nodes_per_second_per_core']:.2f}"
+        return round(ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"], 2)
 
     always = [s for s in seeds if all(stretches[s][0][k] > stretches[s][1][k] for k in stretches[s][0])]
     assert number_of(ahead) == len(always) and set(seeds) - set(always) == {int(other)}
-    assert (low, high) == (min(map(ratio, always)), max(map(ratio, always)))
+    assert (float(low), float(high)) == (min(map(ratio, always)), max(map(ratio, always)))
     ours, theirs = stretches[int(other)]
     assert [k for k in ours if ours[k] > theirs[k]] == [k for k in ours if k[1] <= 1800]
     assert (ours_late, theirs_late) == (f"{ours[(1800, 3600)] / 1e6:.1f}", f"{theirs[(1800, 3600)] / 1e6:.1f}")
-    assert other_ratio == ratio(int(other))
+    assert float(other_ratio) == ratio(int(other))
     for column, (slowest, fastest) in enumerate((ranges[:2], ranges[2:])):
         rates = [rate / 1e6 for s in seeds for rate in stretches[s][column].values()]
-        assert (slowest, fastest) == (f"{min(rates):.0f}", f"{max(rates):.0f}"), column
+        assert (int(slowest), int(fastest)) == (round(min(rates)), round(max(rates))), column
 
 
 def test_the_half_hours_running_reading_in_the_docs_is_the_one_score_race_json_gives():
