@@ -453,6 +453,8 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
         seeds, deeper, as_deep, shallower, _, _, _, mean, *_ = split_cells(score_race.depth_pairs(depths, horizon))
         assert [number_of(w) for w in words] == [int(seeds), int(deeper), int(as_deep), int(shallower)], horizon
         assert mean_typed == mean, horizon
+        if horizon == 1800:
+            assert score_race.sign_test(int(deeper), int(shallower)) >= 0.05, "the sign test tells them apart now"
     lead = float(hour.group(6))
     assert hour.group(5) == min(LEAD_WORDS, key=lambda w: abs(LEAD_WORDS[w] - lead))
 
@@ -610,7 +612,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     amd = re.search(
         r"on the AMD EPYC edgematch was faster in (\d+) of (\d+) races of 60 s \(median ratio (\S+)\), "
         r"(\d+) of (\d+) of 300 s \((\S+)\), (\d+) of (\d+) of 600 s \((\S+)\), and in (\d+) of its (\d+) races "
-        r"of an hour \((\S+), sign test p = (\S+); of seeds (\d+) to (\d+), on [^,]+, the (\S+) before the union "
+        r"of an hour \((\S+), sign test p = (\S+); of seeds (.+?), on 20[^,]+, the (\S+) before the union "
         r"lists ran at (\S+) to (\S+) of libblackwood's rate and the (\S+) with them at (\S+) to (\S+), all faster;",
         text,
     )
@@ -619,12 +621,11 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     assert typed[:12] == tuple(x for h in (60, 300, 600, 3600) for x in faster("AMD EPYC", h))
     assert typed[12] == rates[("AMD EPYC", 3600)][2]
     hours = amd_hours(depths)
-    first, last = int(typed[13]), int(typed[14])
-    listed = sorted(seed for seed in hours if seed >= first)
-    assert listed == list(range(first, last + 1))
+    listed = seeds_named(typed[13])
+    assert listed == sorted(seed for seed in hours if seed >= listed[0])
     for (count, low, high), seeds in (
-        (typed[15:18], [s for s in listed if s < FIRST_UNION_LIST_SEED]),
-        (typed[18:21], [s for s in listed if s >= FIRST_UNION_LIST_SEED]),
+        (typed[14:17], [s for s in listed if s < FIRST_UNION_LIST_SEED]),
+        (typed[17:20], [s for s in listed if s >= FIRST_UNION_LIST_SEED]),
     ):
         ratios = [
             ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"]
@@ -655,16 +656,16 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     hours = amd_hours(recorded_depths())
     text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
     found = re.search(
-        r"Of the (\S+) after it \(seeds (\d+) to (\d+), the kernel of \w+\), (\S+) were ahead over every stretch "
+        r"Of the (\S+) after it \(seeds (.+?), the kernel of \w+\), (\S+) were ahead over every stretch "
         r"\((\S+) to (\S+) over the hour\) and seed (\d+) over its first half hour only \((\S+) against (\S+) over "
         r"the second; (\S+) over the hour\): by stretch edgematch ran at (\d+) to (\d+) million nodes per second, "
         r"libblackwood at (\d+) to (\d+)",
         text,
     )
     assert found, "the summary of the hours' stretches is missing from docs/backtracking.md"
-    count, first, last, ahead, low, high, other, ours_late, theirs_late, other_ratio, *ranges = found.groups()
-    seeds = list(range(int(first), int(last) + 1))
-    assert all(seed in hours for seed in seeds) and number_of(count) == len(seeds)
+    count, listed, ahead, low, high, other, ours_late, theirs_late, other_ratio, *ranges = found.groups()
+    seeds = seeds_named(listed)
+    assert seeds == sorted(seed for seed in hours if seed >= seeds[0]) and number_of(count) == len(seeds)
     stretches = {seed: tuple(score_race.stretch_rates(row) for row in hours[seed]) for seed in seeds}
 
     def ratio(seed: int) -> float:
@@ -691,7 +692,8 @@ def test_the_half_hours_running_reading_in_the_docs_is_the_one_score_race_json_g
     found = re.search(
         r"At half an hour the mean's interval and the signed-rank test left out zero after seeds (\d+) and (\d+), "
         r"not after (\d+) and (\d+), and again from seed (\d+) on \(after seed (\d+), (\S+ to \S+) and p = (\S+)\); "
-        r"the sign test, the criterion, reads p = (\S+) there and p = (\S+) at the hour \(signed-rank p = (\S+)\)",
+        r"the sign test, the criterion, reads p = (\S+) there \((\S+) to three decimals\) and p = (\S+) at the hour "
+        r"\(signed-rank p = (\S+)\)",
         text,
     )
     assert found, "the half hour's running reading is missing from docs/backtracking.md"
@@ -711,7 +713,8 @@ def test_the_half_hours_running_reading_in_the_docs_is_the_one_score_race_json_g
     assert [s for s in clear if clear[s]] == [int(s) for s in left_out] + list(range(int(since), int(latest) + 1))
     assert all(not clear[int(s)] for s in not_left_out) and min(clear) < int(left_out[0])
     half, hour = (split_cells(score_race.depth_pairs(depths, h)) for h in (1800, 3600))
-    assert found.groups()[6:] == (half[8], half[9], half[4], hour[4], hour[9])
+    three_decimals = f"{score_race.sign_test(int(half[1]), int(half[3])):.3f}"
+    assert found.groups()[6:] == (half[8], half[9], half[4], three_decimals, hour[4], hour[9])
 
 
 def test_a_fresh_libblackwood_checkout_gets_our_driver_and_scenarios_once(tmp_path, capsys):
