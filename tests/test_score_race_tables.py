@@ -589,6 +589,12 @@ def amd_hours(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
     return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
 
 
+def rate_ratio(race: tuple[dict, dict]) -> float:
+    """edgematch's rate over libblackwood's in one race (an ``amd_hours`` value)."""
+    ours, theirs = race
+    return ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"]
+
+
 #: the first seed raced for an hour with the union lists (code 7cbbf31)
 FIRST_UNION_LIST_SEED = 38
 
@@ -631,10 +637,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
         (typed[14:17], [s for s in listed if s < FIRST_UNION_LIST_SEED]),
         (typed[17:20], [s for s in listed if s >= FIRST_UNION_LIST_SEED]),
     ):
-        ratios = [
-            ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"]
-            for ours, theirs in (hours[s] for s in seeds)
-        ]
+        ratios = [rate_ratio(hours[s]) for s in seeds]
         assert number_of(count) == len(seeds)
         assert (float(low), float(high)) == (round(min(ratios), 2), round(max(ratios), 2))
     assert all(
@@ -664,8 +667,7 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
         r"\((\S+) to (\S+) over the hour\), seed (\d+) over its first half hour only \((\S+) against (\S+) over "
         r"the second; (\S+) over the hour\) and seed (\d+) over every stretch but the one from (\d+) to (\d+) s "
         r"\((\S+) against (\S+); (\S+) over the hour\): by stretch edgematch ran at (\d+) to (\d+) million nodes per "
-        r"second, "
-        r"libblackwood at (\d+) to (\d+)",
+        r"second, libblackwood at (\d+) to (\d+)",
         text,
     )
     assert found, "the summary of the hours' stretches is missing from docs/backtracking.md"
@@ -676,8 +678,7 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     stretches = {seed: tuple(score_race.stretch_rates(row) for row in hours[seed]) for seed in seeds}
 
     def ratio(seed: int) -> float:
-        ours, theirs = hours[seed]
-        return round(ours["nodes_per_second_per_core"] / theirs["nodes_per_second_per_core"], 2)
+        return round(rate_ratio(hours[seed]), 2)
 
     always = [s for s in seeds if all(stretches[s][0][k] > stretches[s][1][k] for k in stretches[s][0])]
     assert number_of(ahead) == len(always) and set(seeds) - set(always) == {int(other), int(one)}
