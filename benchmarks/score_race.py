@@ -663,6 +663,46 @@ def long_races(depths: list[dict]) -> list[str]:
     return lines
 
 
+#: Batches planned before their first race: (the day planned, the seeds, the horizon read).
+#: Each is read once, when all its seeds are in at its horizon, so that its verdict is not one
+#: of the many nominal looks at the pooled rows; a seed's rows dated before the plan do not count.
+PLANNED_BATCHES: tuple[tuple[str, range, int], ...] = (
+    ("2026-11-29", range(96, 126), 60),
+    ("2026-11-29", range(173, 197), 300),
+    ("2026-12-01", range(197, 221), 300),
+    ("2026-12-05", range(54, 84), 1800),
+)
+
+
+def planned_batches(depths: list[dict]) -> list[str]:
+    """Each planned batch's split, sign test and mean difference once all its seeds are in;
+    until then only how many are in, so that nobody reads its verdict part-way."""
+    lines = [
+        "Batches planned before their first race, each read once, when all its seeds are in at its "
+        "horizon (an hour's race counts at its 1800 s reading); until then only how many are in:",
+        "",
+        "| planned | seeds | horizon | in | machine | edgematch deeper | as deep | shallower | sign test p | "
+        "mean difference (95 % interval) |",
+        "|---|---|---:|---:|---|---:|---:|---:|---:|---|",
+    ]
+    for planned, seeds, horizon in PLANNED_BATCHES:
+        rows = [r for r in depths if r["seed"] in seeds and r.get("date", "") >= planned]
+        pairs = depth_pairs(rows, horizon)
+        machines = "; ".join(sorted({machine_of(r) for r in rows if r["horizon"] == horizon})) or "-"
+        head = f"| {planned} | {seeds[0]} to {seeds[-1]} | {horizon} s | {len(pairs)} of {len(seeds)} | {machines} | "
+        if len(pairs) < len(seeds):
+            lines.append(head + "- | - | - | - | - |")
+            continue
+        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+        differences = [a - b for a, b in pairs]
+        lines.append(
+            head + f"{deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
+            f"{p_text(sign_test(deeper, shallower))} | {statistics.mean(differences):+.2f} "
+            f"({interval_text(mean_difference_interval(differences))}) |"
+        )
+    return lines
+
+
 def paired_races(depths: list[dict], value) -> list[tuple[tuple[str, int], Any, Any]]:
     """``((machine, horizon), edgematch's, libblackwood's)`` ``value(row)`` for each race run to
     its horizon (not a reading within a longer one) where both engines have a value."""
@@ -989,6 +1029,7 @@ def write(rows: list[dict], header: dict) -> None:
         )
     lines += ["", *depth_summary(depths)]
     lines += ["", *long_races(depths)]
+    lines += ["", *planned_batches(depths)]
     lines += ["", *restart_estimate(depths)]
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
     lines.append("|---|---|---:|---:|---|")

@@ -809,3 +809,50 @@ def test_each_engine_alone_is_read_against_its_rate_in_the_race_of_the_same_seed
     assert score_race.key(rows[2]) != score_race.key(rows[0])
     assert score_race.key(rows[2]) != score_race.key(rows[4])
     assert score_race.alone_and_beside(rows[:2]) == []
+
+
+def test_a_planned_batch_shows_only_how_many_are_in_until_all_its_seeds_are(monkeypatch):
+    """A planned batch is read once: part-way its table row shows how many seeds are in and
+    nothing else; rows dated before the plan do not count; an hour's 1800 s reading does."""
+    monkeypatch.setattr(score_race, "PLANNED_BATCHES", (("2026-12-05", range(4, 7), 1800),))
+
+    def dated(rows, date, machine="AMD"):
+        return [{**r, "date": date, "machine": machine} for r in rows]
+
+    hour = dated(depth_rows(3600, 5, 251, 250), "2026-12-06")
+    hour[0]["depth_at"], hour[1]["depth_at"] = {"249": 10.0, "251": 1700.0}, {"249": 30.0, "250": 1900.0}
+    rows = [
+        *dated(depth_rows(1800, 4, 250, 250), "2026-12-05"),
+        *[cut for row in hour for cut in score_race.checkpoints(row)],
+        *dated(depth_rows(1800, 6, 249, 250), "2026-12-04"),  # raced before the plan
+        *dated(depth_rows(1800, 7, 252, 249), "2026-12-05"),  # not one of the batch's seeds
+    ]
+    table = score_race.planned_batches(score_race.depth_races(rows))
+    assert table[-1] == "| 2026-12-05 | 4 to 6 | 1800 s | 2 of 3 | AMD | - | - | - | - | - |"
+    rows += dated(depth_rows(1800, 6, 249, 250), "2026-12-07", machine="Xeon")
+    table = score_race.planned_batches(score_race.depth_races(rows))
+    # seed 4 as deep, seed 5 two tiles deeper (251 against 249 at 1800 s), seed 6 one shallower:
+    # mean +1/3, Student's t with two degrees of freedom (4.303) times 1.528 / sqrt(3)
+    assert (
+        table[-1] == "| 2026-12-05 | 4 to 6 | 1800 s | 3 of 3 | AMD; Xeon | 1 | 1 | 1 | 1.00 | +0.33 (-3.46 to +4.13) |"
+    )
+
+
+def test_the_planned_batches_in_the_docs_prose_are_the_ones_score_race_json_gives():
+    """The pooled table's preamble quotes the batches planned before they began; each split it
+    gives must be that batch's row in score_race.md's table of planned batches."""
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    quoted = re.findall(
+        r"seeds (\d+) to (\d+) at (\d+) s on (?:an? |the )[^,]+, deeper (\d+) times, as deep (\d+), shallower (\d+)",
+        text,
+    )
+    assert len(quoted) == 3, quoted
+    rows = {
+        cells[1]: cells[2:]
+        for line in score_race.planned_batches(recorded_depths())
+        if (cells := [c.strip() for c in line.split("|")[1:-1]]) and cells[0].startswith("2026-")
+    }
+    for first, last, horizon, deeper, as_deep, shallower in quoted:
+        row = rows[f"{first} to {last}"]
+        assert row[0] == f"{horizon} s" and row[1] == f"{int(last) - int(first) + 1} of {int(last) - int(first) + 1}"
+        assert row[3:6] == [deeper, as_deep, shallower]
