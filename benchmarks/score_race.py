@@ -693,13 +693,11 @@ def planned_batches(depths: list[dict]) -> list[str]:
         if len(pairs) < len(seeds):
             lines.append(head + "- | - | - | - | - |")
             continue
-        deeper, shallower = sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
-        differences = [a - b for a, b in pairs]
-        lines.append(
-            head + f"{deeper} | {len(pairs) - deeper - shallower} | {shallower} | "
-            f"{p_text(sign_test(deeper, shallower))} | {statistics.mean(differences):+.2f} "
-            f"({interval_text(mean_difference_interval(differences))}) |"
+        # the pooled summary's own cells: the split, the sign test, the mean difference and its interval
+        _, deeper, as_deep, shallower, p, _, _, mean, interval, _ = (
+            c.strip() for c in depth_cells(pairs).split("|")[:-1]
         )
+        lines.append(head + f"{deeper} | {as_deep} | {shallower} | {p} | {mean} ({interval}) |")
     return lines
 
 
