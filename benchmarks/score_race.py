@@ -462,19 +462,27 @@ def key(row: dict) -> tuple:
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, which)
 
 
+def same_race(a: dict, b: dict) -> bool:
+    """Whether two readings within longer races come from one race (its horizon, day and code)."""
+    return all(a.get(k) == b.get(k) for k in ("within", "date", "code"))
+
+
 def merged(rows: list[dict], row: dict) -> list[dict]:
-    """``rows`` with ``row`` in place of the row that measured the same thing; a depth read
-    at a checkpoint of a longer race (``within``) never replaces one raced to that horizon."""
+    """``rows`` with ``row`` in place of the row that measured the same thing.  A depth read
+    at a checkpoint of a longer race (``within``) never replaces one raced to that horizon,
+    nor one read within another race, so a later and longer race of the seed adds its longer
+    horizons without moving the shorter rows."""
     same = [r for r in rows if key(r) == key(row)]
-    if row.get("within") and any(not r.get("within") for r in same):
+    if row.get("within") and any(not same_race(r, row) for r in same):
         return rows
     return [r for r in rows if key(r) != key(row)] + [row]
 
 
 def with_checkpoints(rows: list[dict]) -> list[dict]:
     """``rows`` with the checkpoint rows of every depth race that noted when it reached its
-    depths (again: after a change to :data:`DEPTH_CHECKPOINTS`)."""
-    for row in list(rows):
+    depths read afresh (after a change to :data:`DEPTH_CHECKPOINTS`), the earlier day's race first."""
+    rows = [r for r in rows if not r.get("within")]
+    for row in sorted(rows, key=lambda r: r.get("date") or ""):
         if row.get("race") == "depth" and "depth_at" in row:
             for cut in checkpoints(row):
                 rows = merged(rows, cut)
@@ -1013,7 +1021,8 @@ def write(rows: list[dict], header: dict) -> None:
         + "`; libblackwood: its JB470 scenario). Deepest = tiles on the board, the starter included. "
         'A horizon "60 s (of 600 s)" is read from a longer race: the depth each engine had first '
         "reached by then (edgematch notes it after each slice of 0.02 s, libblackwood's driver samples "
-        "its deepest depth every quarter second); such a race's seed is one not raced to that horizon.",
+        "its deepest depth every quarter second); such a race's seed is one not raced to that horizon, "
+        "and where two longer races of a seed give a reading, the earlier race's stays.",
         "",
         "| horizon | engine | deepest tiles | best score (partial board) | nodes/s | seed | load | command |",
         "|---:|---|---:|---:|---:|---:|---:|---|",

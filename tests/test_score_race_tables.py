@@ -195,6 +195,31 @@ def test_a_checkpoint_never_replaces_a_race_run_to_that_horizon():
     assert score_race.merged([read], newer) == [newer]
 
 
+def test_a_reading_within_a_race_stays_when_a_later_race_of_the_seed_reads_it_again():
+    def race(horizon, date, tiles_at_60):
+        return {
+            "engine": "edgematch",
+            "puzzle": "e2",
+            "race": "depth",
+            "horizon": horizon,
+            "jobs": 1,
+            "seed": 7,
+            "deepest_tiles": 250,
+            "date": date,
+            "code": date,
+            "depth_at": {str(tiles_at_60): 50.0, "250": 500.0},
+        }
+
+    earlier, later = race(600, "2026-11-28", 248), race(1800, "2026-12-05", 249)
+    first, second = score_race.checkpoints(earlier)[0], score_race.checkpoints(later)[0]
+    assert first["horizon"] == second["horizon"] == 60
+    assert score_race.merged([first], second) == [first]
+    # read afresh, in whatever order the rows stand, the earlier race's reading stays
+    for rows in ([earlier, later], [later, earlier], [later, second, earlier]):
+        at_60 = [r for r in score_race.with_checkpoints(rows) if r["horizon"] == 60]
+        assert [(r["within"], r["deepest_tiles"]) for r in at_60] == [(600, 248)]
+
+
 def test_the_depth_summary_splits_the_pooled_rows_by_machine():
     rows = [
         *({**r, "machine": "AMD"} for r in depth_rows(300, 1, 249, 248)),
