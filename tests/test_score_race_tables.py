@@ -380,14 +380,7 @@ NUMBER_WORDS = (
     "seventeen eighteen nineteen"
 ).split()
 TENS_WORDS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
+    word: 10 * tens for tens, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
 }
 
 
