@@ -489,6 +489,17 @@ def with_checkpoints(rows: list[dict]) -> list[dict]:
     return rows
 
 
+def in_saved_order(rows: list[dict], saved: list[dict]) -> list[dict]:
+    """``rows`` with each one that equals a row of ``saved`` given as that row and in its place,
+    rows new or changed after them, so that reading the checkpoints afresh rewrites no row of
+    score_race.json that it leaves as it was (not even the order of its fields)."""
+    place = {json.dumps(r, sort_keys=True): i for i, r in enumerate(saved)}
+    found = [(place.get(json.dumps(r, sort_keys=True)), r) for r in rows]
+    return [
+        saved[i] if i is not None else r for i, r in sorted(found, key=lambda f: len(saved) if f[0] is None else f[0])
+    ]
+
+
 #: the longer horizons given as extrapolations of a race's boards per score
 EXTRAPOLATED_HOURS = (8, 24)
 
@@ -544,8 +555,14 @@ def interval_text(interval: tuple[float, float] | None) -> str:
 
 
 def p_text(p: float) -> str:
-    """Two decimals, or one significant digit where two decimals would show 0.00: a p is never zero."""
-    return f"{p:.2f}" if p >= 0.005 else f"{p:.1g}"
+    """Two decimals, or one significant digit where two decimals would show 0.00 (a p is never
+    zero); more decimals where rounding would lift a p below 0.05 to 0.05, the line it is read by."""
+    if p < 0.005:
+        return f"{p:.1g}"
+    decimals = 2
+    while p < 0.05 <= float(f"{p:.{decimals}f}"):
+        decimals += 1
+    return f"{p:.{decimals}f}"
 
 
 def depth_races(rows: list[dict]) -> list[dict]:
@@ -1157,7 +1174,8 @@ def main(argv=None) -> int:
     PEER_PYTHON = args.peer_python
     if args.rewrite:
         saved = json.loads((RESULTS / "score_race.json").read_text())
-        write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})
+        fresh = in_saved_order(with_checkpoints(saved["rows"]), saved["rows"])
+        write(fresh, {k: saved[k] for k in ("machine", "code", "date")})
         return 0
     if args.libblackwood and (problem := libblackwood_problem(args.libblackwood) or peer_python_problem(PEER_PYTHON)):
         parser.error(problem)  # before any compile or race, one line and status 2

@@ -124,6 +124,14 @@ def test_p_values_below_a_hundredth_keep_one_significant_digit():
     assert score_race.p_text(2 / 512) == "0.004"
 
 
+def test_a_p_below_the_line_is_never_rounded_onto_it():
+    assert score_race.p_text(0.047) == "0.047"
+    assert score_race.p_text(0.0499) == "0.0499"
+    assert score_race.p_text(0.05) == "0.05"
+    assert score_race.p_text(0.0531) == "0.05"
+    assert score_race.p_text(0.0449) == "0.04"
+
+
 def test_the_mean_difference_interval_is_students_t_over_the_pairs():
     # differences 1, 2, -1, 0: mean 0.5, standard deviation sqrt(5/3), t(3, 0.975) = 3.1824
     low, high = score_race.mean_difference_interval([1, 2, -1, 0])
@@ -218,6 +226,48 @@ def test_a_reading_within_a_race_stays_when_a_later_race_of_the_seed_reads_it_ag
     for rows in ([earlier, later], [later, earlier], [later, second, earlier]):
         at_60 = [r for r in score_race.with_checkpoints(rows) if r["horizon"] == 60]
         assert [(r["within"], r["deepest_tiles"]) for r in at_60] == [(600, 248)]
+
+
+def test_reading_the_checkpoints_afresh_moves_no_row_it_leaves_as_it_was(tmp_path, monkeypatch):
+    def race(seed, date):
+        return {
+            "engine": "edgematch",
+            "puzzle": "e2",
+            "race": "depth",
+            "horizon": 1800,
+            "jobs": 1,
+            "seed": seed,
+            "command": "edgematch search e2",
+            "deepest_tiles": 250,
+            "best_score": 458,
+            "nodes_per_second_per_core": 80_000_000,
+            "seconds": 1800,
+            "load_average": 2.0,
+            "date": date,
+            "code": date,
+            "machine": "AMD",
+            "depth_at": {"248": 50.0, "250": 500.0},
+        }
+
+    saved: list[dict] = []
+    for row in (race(7, "2026-12-05"), race(8, "2026-12-06")):  # as the races wrote them, one after another
+        saved = score_race.merged(saved, row)
+        for cut in score_race.checkpoints(row):
+            saved = score_race.merged(saved, cut)
+    fresh = score_race.with_checkpoints(saved)
+    assert fresh != saved and sorted(map(json.dumps, fresh)) == sorted(map(json.dumps, saved))
+    assert score_race.in_saved_order(fresh, saved) == saved
+    changed = {**saved[-1], "deepest_tiles": 249}
+    assert score_race.in_saved_order([changed, *saved[:-1]], saved) == [*saved[:-1], changed]
+    # a race writes a reading's fields in its own order; read afresh, the row keeps them
+    saved[1] = {"within": saved[1]["within"], **{k: v for k, v in saved[1].items() if k != "within"}}
+    # --rewrite writes score_race.json back byte for byte when nothing in it reads differently
+    monkeypatch.setattr(score_race, "RESULTS", tmp_path)
+    text = json.dumps({"machine": "AMD", "code": "abc", "date": "2026-12-06", "rows": saved}, indent=1) + "\n"
+    (tmp_path / "score_race.json").write_text(text)
+    assert score_race.main(["--rewrite"]) == 0
+    assert (tmp_path / "score_race.json").read_text() == text
+    assert (tmp_path / "score_race.md").exists()
 
 
 def test_the_depth_summary_splits_the_pooled_rows_by_machine():
