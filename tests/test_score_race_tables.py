@@ -540,6 +540,25 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
     assert hour.group(5) == min(LEAD_WORDS, key=lambda w: abs(LEAD_WORDS[w] - lead))
 
 
+def test_the_half_hour_batchs_verdict_in_the_docs_is_the_one_its_table_row_gives():
+    """docs/backtracking.md states the half-hour batch's verdict in words; it must be the row
+    score_race's table of planned batches gives for it, and the verdict the rule it was read by."""
+    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    read = re.search(
+        r"edgematch deeper in (\S+) seeds, as deep in (\S+), shallower in (\S+), sign test p = (\S+), "
+        r"mean (\S+) tiles \(95 % interval (\S+) to (\S+)\)\. \*\*At half an hour the target (holds|does not hold)\*\*",
+        text,
+    )
+    assert read, "the half-hour batch's verdict is missing from docs/backtracking.md"
+    row = next(line for line in score_race.planned_batches(recorded_depths()) if line.startswith("| 2026-12-05 |"))
+    _, _, seeds, horizon, in_, _, deeper, as_deep, shallower, p, mean = [c.strip() for c in row.split("|")[:-1]]
+    assert (seeds, horizon, in_) == ("54 to 83", "1800 s", "30 of 30")
+    assert [number_of(w) for w in read.groups()[:3]] == [int(deeper), int(as_deep), int(shallower)]
+    assert f"{read.group(5)} ({read.group(6)} to {read.group(7)})" == mean and read.group(4) == p
+    holds = int(deeper) > int(shallower) and score_race.sign_test(int(deeper), int(shallower)) < 0.05
+    assert read.group(8) == ("holds" if holds else "does not hold")
+
+
 def machine_rows(depths: list[dict], prefix: str) -> list[dict]:
     """The rows of the one machine whose name starts with ``prefix``."""
     names = {score_race.machine_of(r) for r in depths if score_race.machine_of(r).startswith(prefix)}
