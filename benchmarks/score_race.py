@@ -272,7 +272,9 @@ def checkpoints(row: dict) -> list[dict]:
     """The rows a depth race gives for the shorter horizons of :data:`DEPTH_CHECKPOINTS`:
     each engine's depth (and edgematch's best score) first reached by then, marked with the
     race they come from (``within``); no rate (only the whole race's was measured)."""
-    rows = []
+    rows: list[dict] = []
+    if row.get("race") != "depth":
+        return rows
     for horizon in DEPTH_CHECKPOINTS:
         if horizon >= row["horizon"] or "depth_at" not in row:
             continue
@@ -350,8 +352,7 @@ def depth_race(folder: Path, horizon: int, seed: int) -> list[dict]:
     warm(["search", "e2", *DEPTH_SEARCH, "--jobs", "1", "--no-record"])
     data, theirs = beside(args, 0, lambda other: race_libblackwood(folder, horizon, 1, seed, first_core=other))
     mine = depth_row(args, data, horizon, seed, "depth")
-    theirs = {**theirs, "race": "depth"}
-    return [mine, theirs, *checkpoints(mine), *checkpoints(theirs)]
+    return [mine, {**theirs, "race": "depth"}]
 
 
 def depth_alone(folder: Path, horizon: int, seed: int) -> list[dict]:
@@ -479,25 +480,24 @@ def merged(rows: list[dict], row: dict) -> list[dict]:
 
 
 def with_checkpoints(rows: list[dict]) -> list[dict]:
-    """``rows`` with the checkpoint rows of every depth race that noted when it reached its
-    depths read afresh (after a change to :data:`DEPTH_CHECKPOINTS`), the earlier day's race first."""
-    rows = [r for r in rows if not r.get("within")]
-    for row in sorted(rows, key=lambda r: r.get("date") or ""):
-        if row.get("race") == "depth" and "depth_at" in row:
-            for cut in checkpoints(row):
-                rows = merged(rows, cut)
-    return rows
-
-
-def in_saved_order(rows: list[dict], saved: list[dict]) -> list[dict]:
-    """``rows`` with each one that equals a row of ``saved`` given as that row and in its place,
-    rows new or changed after them, so that reading the checkpoints afresh rewrites no row of
-    score_race.json that it leaves as it was (not even the order of its fields)."""
-    place = {json.dumps(r, sort_keys=True): i for i, r in enumerate(saved)}
-    found = [(place.get(json.dumps(r, sort_keys=True)), r) for r in rows]
-    return [
-        saved[i] if i is not None else r for i, r in sorted(found, key=lambda f: len(saved) if f[0] is None else f[0])
-    ]
+    """``rows`` with the readings within depth races read afresh from each race's timeline
+    (after a change to :data:`DEPTH_CHECKPOINTS`), the earlier day's race first: each in the
+    place of the reading it replaces, kept as saved where it reads the same (so a rewrite
+    changes no byte of score_race.json that it leaves as it was), new ones last."""
+    races = [r for r in rows if not r.get("within")]
+    read = races
+    for race in sorted(races, key=lambda r: r.get("date") or ""):
+        for cut in checkpoints(race):
+            read = merged(read, cut)
+    fresh = {key(r): r for r in read if r.get("within")}
+    kept = []
+    for r in rows:
+        if not r.get("within"):
+            kept.append(r)
+        elif key(r) in fresh:
+            cut = fresh.pop(key(r))
+            kept.append(r if r == cut else cut)
+    return kept + list(fresh.values())
 
 
 #: the longer horizons given as extrapolations of a race's boards per score
@@ -1174,8 +1174,7 @@ def main(argv=None) -> int:
     PEER_PYTHON = args.peer_python
     if args.rewrite:
         saved = json.loads((RESULTS / "score_race.json").read_text())
-        fresh = in_saved_order(with_checkpoints(saved["rows"]), saved["rows"])
-        write(fresh, {k: saved[k] for k in ("machine", "code", "date")})
+        write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})
         return 0
     if args.libblackwood and (problem := libblackwood_problem(args.libblackwood) or peer_python_problem(PEER_PYTHON)):
         parser.error(problem)  # before any compile or race, one line and status 2
@@ -1185,10 +1184,14 @@ def main(argv=None) -> int:
         rows = json.loads((RESULTS / "score_race.json").read_text())["rows"]
 
     def add(row: dict) -> None:
+        """Saves ``row`` stamped with today's code and machine, then the readings within it
+        (taken from the stamped row, so they have the fields in the order a rewrite gives)."""
         row = {**row, "code": header["code"], "date": header["date"], "machine": header["machine"]}
         print(json.dumps(row), flush=True)
         rows[:] = merged(rows, row)
         write(rows, header)
+        for cut in checkpoints(row):
+            add(cut)
 
     # the races' recipe (the depth race and the rates warm their own configurations)
     warmed = [] if args.peers_only or args.no_race else args.puzzles.split(",")

@@ -255,10 +255,15 @@ def test_reading_the_checkpoints_afresh_moves_no_row_it_leaves_as_it_was(tmp_pat
         for cut in score_race.checkpoints(row):
             saved = score_race.merged(saved, cut)
     fresh = score_race.with_checkpoints(saved)
-    assert fresh != saved and sorted(map(json.dumps, fresh)) == sorted(map(json.dumps, saved))
-    assert score_race.in_saved_order(fresh, saved) == saved
-    changed = {**saved[-1], "deepest_tiles": 249}
-    assert score_race.in_saved_order([changed, *saved[:-1]], saved) == [*saved[:-1], changed]
+    assert list(map(json.dumps, fresh)) == list(map(json.dumps, saved))
+    # a reading that reads differently now is replaced where it stands
+    for i in (1, len(saved) - 1):
+        stale = [*saved[:i], {**saved[i], "deepest_tiles": 249}, *saved[i + 1 :]]
+        assert list(map(json.dumps, score_race.with_checkpoints(stale))) == list(map(json.dumps, saved))
+    # a reading no race gives any more goes; one it gives anew comes last
+    lost = [r for r in saved if (r.get("within"), r["seed"], r["horizon"]) != (1800, 7, 300)]
+    assert score_race.with_checkpoints(lost) == [*lost, saved[2]]
+    assert score_race.with_checkpoints([*saved, {**saved[1], "seed": 9}]) == saved
     # a race writes a reading's fields in its own order; read afresh, the row keeps them
     saved[1] = {"within": saved[1]["within"], **{k: v for k, v in saved[1].items() if k != "within"}}
     # --rewrite writes score_race.json back byte for byte when nothing in it reads differently
@@ -268,6 +273,46 @@ def test_reading_the_checkpoints_afresh_moves_no_row_it_leaves_as_it_was(tmp_pat
     assert score_race.main(["--rewrite"]) == 0
     assert (tmp_path / "score_race.json").read_text() == text
     assert (tmp_path / "score_race.md").exists()
+
+
+def test_a_race_saves_its_readings_with_the_fields_a_rewrite_gives(tmp_path, monkeypatch):
+    mine = {
+        "engine": "edgematch",
+        "puzzle": "e2",
+        "race": "depth",
+        "horizon": 1800,
+        "jobs": 1,
+        "seed": 7,
+        "deepest_tiles": 250,
+        "depth_at": {"248": 50.0, "250": 500.0},
+        "best_score_at": {"450": 40.0},
+        "best_score": 450,
+        "nodes_per_second_per_core": 80_000_000,
+        "command": "edgematch search e2",
+        "seconds": 1800,
+        "load_average": 2.0,
+    }
+    theirs = {**mine, "engine": "libblackwood", "best_depth_tracked": 245, "race": "depth"}
+    del theirs["best_score_at"]
+    monkeypatch.setattr(score_race, "depth_race", lambda folder, horizon, seed: [dict(mine), dict(theirs)])
+    monkeypatch.setattr(score_race, "libblackwood_problem", lambda folder: None)
+    monkeypatch.setattr(score_race, "peer_python_problem", lambda python: None)
+    monkeypatch.setattr(score_race, "machine", lambda: "AMD")
+    monkeypatch.setattr(score_race, "code_version", lambda: "abc")
+    monkeypatch.setattr(score_race, "RESULTS", tmp_path)
+    race = ["--no-race", "--no-rates", "--libblackwood", str(tmp_path), "--depth-horizons", "1800", "--seed", "7"]
+    assert score_race.main(race) == 0
+    text = (tmp_path / "score_race.json").read_text()
+    rows = json.loads(text)["rows"]
+    assert [(r["engine"], r["horizon"], r.get("within"), r["code"]) for r in rows] == [
+        *[("edgematch", h, w, "abc") for h, w in ((1800, None), (60, 1800), (300, 1800), (600, 1800))],
+        *[("libblackwood", h, w, "abc") for h, w in ((1800, None), (60, 1800), (300, 1800), (600, 1800))],
+    ]
+    assert rows[1]["deepest_tiles"] == 248 and rows[1]["best_score"] == 450 and "best_depth_tracked" not in rows[5]
+    read_afresh = score_race.with_checkpoints([r for r in rows if not r.get("within")])
+    assert sorted(map(json.dumps, read_afresh)) == sorted(map(json.dumps, rows))  # fields in one order
+    assert score_race.main(["--rewrite"]) == 0
+    assert (tmp_path / "score_race.json").read_text() == text
 
 
 def test_the_depth_summary_splits_the_pooled_rows_by_machine():
