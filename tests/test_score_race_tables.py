@@ -439,6 +439,12 @@ def test_the_long_races_are_listed_seed_for_seed_with_each_horizon_both_engines_
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def docs_prose() -> str:
+    """docs/backtracking.md with its line breaks and runs of spaces read as single spaces, as
+    the guards below match its sentences."""
+    return " ".join((ROOT / "docs/backtracking.md").read_text().split())
+
+
 def recorded_depths() -> list[dict]:
     """The depth races benchmarks/results/score_race.json records, in score_race's own order."""
     return score_race.depth_races(json.loads((ROOT / "benchmarks/results/score_race.json").read_text())["rows"])
@@ -496,7 +502,7 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
     tiles in an hour, the hour's means and the restart estimate) are typed after every race:
     they must not drift from the races recorded in benchmarks/results/score_race.json."""
     depths = recorded_depths()
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     hours = score_race.depth_pairs(depths, 3600)
 
     counts = re.search(
@@ -556,7 +562,7 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
     (seeds, deeper, as deep, shallower, the mean difference) and names the hour's lead as a
     fraction of a tile; typed after every race, so they must not drift from score_race.json."""
     depths = recorded_depths()
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     hour = re.search(
         r"at an hour, with (\S+) seeds \((\S+) deeper, (\S+) as deep, (\S+) shallower\), "
         r"edgematch is about (.+?) of a tile ahead on average \((\S+)\)",
@@ -588,7 +594,7 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
 def test_the_half_hour_batchs_verdict_in_the_docs_is_the_one_its_table_row_gives():
     """docs/backtracking.md states the half-hour batch's verdict in words; it must be the row
     score_race's table of planned batches gives for it, and the verdict the rule it was read by."""
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     read = re.search(
         r"edgematch deeper in (\S+) seeds, as deep in (\S+), shallower in (\S+), sign test p = (\S+), "
         r"mean (\S+) tiles \(95 % interval (\S+) to (\S+)\)\. \*\*At half an hour the target (holds|does not hold)\*\*",
@@ -616,7 +622,7 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     (and each engine's mean depth at 300 s on each); those figures are typed after every race
     and must not drift from score_race.json."""
     depths = recorded_depths()
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
 
     def split(rows: list[dict], horizon: int) -> tuple[str, ...]:
         """seeds, deeper, as deep, shallower, sign p, mean difference; then each engine's mean depth."""
@@ -678,7 +684,7 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
     got, when, at what rate); typed after every race, so they must not drift from
     benchmarks/results/score_race.json."""
     hours = [r for r in recorded_depths() if r["horizon"] == 3600 and r.get("depth_at")]
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     found = re.search(
         r"In the (\S+) hours that noted when each depth came \(seeds ([^)]*)\) edgematch first reached 250 or more "
         r"after (\S+) to (\S+) s \(([^)]*)\), libblackwood after (\S+) to (\S+) s \(([^)]*)\)\.",
@@ -746,7 +752,7 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     before and with the union lists; typed after every race, so they must not drift from
     benchmarks/results/score_race.json."""
     depths = recorded_depths()
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     rates: dict[tuple[str, int], list[str]] = {}
     for line in score_race.race_rates(depths):
         cells = [cell.strip() for cell in line.split("|")[1:-1]]
@@ -802,7 +808,7 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     ahead over every stretch and by how much over the hour, the two that were not, and the
     range of both engines' rates by stretch; typed after every race, so they must not drift."""
     hours = amd_hours(recorded_depths())
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     found = re.search(
         r"Of the (\S+) after it \(seeds (.+?), the kernel of \w+\), (\S+) were ahead over every stretch "
         r"\((\S+) to (\S+) over the hour\), seed (\d+) over its first half hour only \((\S+) against (\S+) over "
@@ -842,7 +848,7 @@ def test_the_half_hours_running_reading_in_the_docs_is_the_one_score_race_json_g
     """When the half hour's pooled interval and signed-rank test left out zero, seed by seed from
     seed 36 (pooled over the seeds up to it), and the latest reading with both sign tests."""
     depths = recorded_depths()
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     found = re.search(
         r"At half an hour the mean's interval and the signed-rank test left out zero after seeds (\d+) and (\d+), "
         r"not after (\d+) and (\d+), and again from seed (\d+) on \(after seed (\d+), (\S+ to \S+) and p = (\S+)\); "
@@ -982,7 +988,7 @@ def test_a_planned_batch_shows_only_how_many_are_in_until_all_its_seeds_are(monk
 def test_the_planned_batches_in_the_docs_prose_are_the_ones_score_race_json_gives():
     """The pooled table's preamble quotes the batches planned before they began; each split it
     gives must be that batch's row in score_race.md's table of planned batches."""
-    text = " ".join((ROOT / "docs/backtracking.md").read_text().split())
+    text = docs_prose()
     quoted = re.findall(
         r"seeds (\d+) to (\d+) at (\d+) s on (?:an? |the )[^,]+, deeper (\d+) times, as deep (\d+), shallower (\d+)",
         text,
