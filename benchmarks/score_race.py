@@ -469,7 +469,8 @@ def same_race(a: dict, b: dict) -> bool:
 
 
 def merged(rows: list[dict], row: dict) -> list[dict]:
-    """``rows`` with ``row`` in place of the row that measured the same thing.  A depth read
+    """``rows`` with ``row`` instead of the row that measured the same thing, at the end
+    (:func:`with_checkpoints` keeps its readings where they stand itself).  A depth read
     at a checkpoint of a longer race (``within``) never replaces one raced to that horizon,
     nor one read within another race, so a later and longer race of the seed adds its longer
     horizons without moving the shorter rows."""
