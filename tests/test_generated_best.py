@@ -252,3 +252,27 @@ def test_a_union_list_is_the_exact_fits_then_each_break_phase_checked_in_order(m
             assert ends == [sum(1 for _, err in want if err < level) for level in range(S + 1)]
             checked += len(want)
     assert checked > 1000
+
+
+def test_tables_handed_back_again_are_not_copied_again(short_slices, monkeypatch):
+    """While the settled prefix stays, the prefix filter hands back the same arrays and the
+    generated kernel searches the copy it made of them the slice before; the tree stays the
+    list kernel's."""
+    monkeypatch.setattr(generated, "DEPTHS_PER_FUNCTION", 3)
+    monkeypatch.setattr(prefix_filter, "MARGIN", 0)
+    monkeypatch.setattr(prefix_filter, "MIN_SETTLED", 1)
+    seen = {"again": 0, "fresh": 0}
+    search = generated_best.GeneratedBest.search
+
+    def counting(self, cand, starts, *rest):
+        again = cand is self.tables_in_mem[0] and starts is self.tables_in_mem[1]
+        seen["again" if again else "fresh"] += 1
+        return search(self, cand, starts, *rest)
+
+    monkeypatch.setattr(generated_best.GeneratedBest, "search", counting)
+    for seed in range(2):
+        puzzle = generate(5, 5, 2, 4, seed=seed).puzzle
+        options = dict(schedule=SCHEDULE, priority_colours=["auto"], priority_first=True, node_limit=60_000)
+        listed, written = _both(puzzle, **options)
+        assert _seen(written) == _seen(listed)
+    assert seen["again"] > 100 and seen["fresh"] > 100

@@ -99,3 +99,27 @@ def test_an_exhausted_best_search_ends_complete_with_the_filter(eager_filter):
     plain = _without_filter(eager_filter, run)
     assert (filtered.nodes, filtered.best_score, filtered.complete) == (plain.nodes, plain.best_score, plain.complete)
     assert filtered.nodes_per_depth == plain.nodes_per_depth
+
+
+def test_the_same_settled_prefix_gives_the_same_tables_back(eager_filter, monkeypatch):
+    """The filter hands back the arrays of its last filtering, the same objects, while the
+    settled tiles stay (the generated kernel then keeps its copy), and new ones when they
+    change; the search is the same either way."""
+    handed = []
+    enter = prefix_filter.PrefixFilter.enter
+
+    def noting(self, *args):
+        cand, starts = enter(self, *args)
+        if self.floor >= 0:
+            handed.append((self.floor, cand, starts, cand.tobytes(), starts.tobytes()))
+        return cand, starts
+
+    monkeypatch.setattr(prefix_filter.PrefixFilter, "enter", noting)
+    puzzle = generate(6, 6, 3, 5, seed=1).puzzle
+    result = BacktrackSolver(schedule="10:1,20:2,30:4", node_limit=50_000, kernel="lists").best(puzzle)
+    assert result.nodes == 50_000
+    pairs = list(zip(handed, handed[1:]))
+    same = [(a, b) for a, b in pairs if a[1] is b[1] and a[2] is b[2]]
+    assert len(same) > 50 and len(pairs) - len(same) > 50
+    assert all(a[0] == b[0] and a[3:] == b[3:] for a, b in same)
+    assert all(a[1] is not b[1] for a, b in pairs if a[0] != b[0] or a[3] != b[3])

@@ -632,9 +632,12 @@ def _enter(
     flag_shift,
     origin,
     source_phase,
+    fresh,
+    n_union,
 ):
     """Copy the list kernel's state into ``mem`` (and see :func:`.generated.place_again`),
-    build the union lists and turn the list positions of their depths into union positions."""
+    with ``fresh`` the tables and their union lists (``n_union`` entries) too, and turn the
+    list positions of the union depths into union positions."""
     r = state[0]
     s = state[1]
     if state[3] == 1:
@@ -660,10 +663,14 @@ def _enter(
         mem[o[O_PRIOW] + x] = 0 if prio_w is None else prio_w[x]
     for x in range(counts.shape[0]):  # this slice's boards by score (totals could outgrow int32)
         mem[o[O_COUNTS] + x] = 0
-    for x in range(starts.shape[0]):
-        mem[o[O_STARTS] + x] = starts[x]
-    for x in range(cand.shape[0]):
-        mem[o[O_CAND] + x] = cand[x]
+    if fresh:
+        for x in range(starts.shape[0]):
+            mem[o[O_STARTS] + x] = starts[x]
+        for x in range(cand.shape[0]):
+            mem[o[O_CAND] + x] = cand[x]
+        union_lists.build(
+            mem, o[O_CAND], cand, starts, union_desc, union_tabs, cmask, flag_shift, origin, source_phase, True
+        )
     c = o[O_C0]
     mem[c + NODES] = 0
     mem[c + COMPLETE] = 0
@@ -673,9 +680,6 @@ def _enter(
     mem[c + RD] = r
     mem[c + SAVECAP] = save_cap
     mem[c + SAVED] = save_state[0]
-    n_union = union_lists.build(
-        mem, o[O_CAND], cand, starts, union_desc, union_tabs, cmask, flag_shift, origin, source_phase, True
-    )
     mem[c + SAVEAT] = o[O_CAND] + cand.shape[0] + n_union
     mem[c + FLOOR] = save_state[1]
     mem[c + EGMAX] = eg_max
@@ -817,6 +821,9 @@ class GeneratedBest:
         self.mem: np.ndarray = np.zeros(0, self.dtype)
         self.origin: np.ndarray = np.zeros(0, np.int64)
         self.source_phase: np.ndarray = np.zeros(0, np.int64)
+        #: (cand, starts, union entries) of the tables copied into ``mem`` (with ``origin``
+        #: and ``source_phase``) by the last slice
+        self.tables_in_mem: tuple = (None, None, 0)
 
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting at this depth can run here (a function begins there)."""
@@ -847,25 +854,32 @@ class GeneratedBest:
         npd,
     ):
         """``best_kernel.best_search``'s result for the same state."""
-        n_union = union_lists.build(
-            self.mem,
-            np.int64(0),
-            cand,
-            starts,
-            self.union_desc,
-            self.union_tabs,
-            self.cmask,
-            self.flag_shift,
-            self.origin,
-            self.source_phase,
-            False,
-        )
-        size = int(self.offsets[O_CAND]) + len(cand) + n_union + saved.shape[0] * saved.shape[1]
-        if len(self.mem) < size:
-            self.mem = np.zeros(size, self.dtype)
-        if len(self.origin) < len(cand) + n_union:
-            self.origin = np.zeros(len(cand) + n_union, np.int64)
-            self.source_phase = np.zeros(len(cand) + n_union, np.int64)
+        # the kernel only reads its copy of the tables and their union lists, so tables given
+        # again (the prefix filter hands back the same arrays while the prefix stays) are not
+        # copied or rebuilt
+        fresh = cand is not self.tables_in_mem[0] or starts is not self.tables_in_mem[1]
+        if fresh:
+            n_union = union_lists.build(
+                self.mem,
+                np.int64(0),
+                cand,
+                starts,
+                self.union_desc,
+                self.union_tabs,
+                self.cmask,
+                self.flag_shift,
+                self.origin,
+                self.source_phase,
+                False,
+            )
+            size = int(self.offsets[O_CAND]) + len(cand) + n_union + saved.shape[0] * saved.shape[1]
+            if len(self.mem) < size:
+                self.mem = np.zeros(size, self.dtype)
+            if len(self.origin) < len(cand) + n_union:
+                self.origin = np.zeros(len(cand) + n_union, np.int64)
+                self.source_phase = np.zeros(len(cand) + n_union, np.int64)
+            self.tables_in_mem = (cand, starts, n_union)
+        n_union = self.tables_in_mem[2]
         if self.dtype == np.int32:
             budget = min(budget, generated.MAX_SLICE_NODES_INT32)
         mem = self.mem
@@ -902,6 +916,8 @@ class GeneratedBest:
             self.flag_shift,
             self.origin,
             self.source_phase,
+            fresh,
+            np.int64(n_union),
         )
         st = self.module.chain(mem, np.int64(budget), state[1])
         return _leave(

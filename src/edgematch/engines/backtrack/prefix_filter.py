@@ -79,6 +79,8 @@ class PrefixFilter:
         self.position = np.zeros(0, np.int64)
         self.slices = 0  # slices run filtered
         self.fell_back = 0  # of them, slices that backtracked into the settled prefix
+        #: the last filtering: (floor, settled tiles, kept_before, position, cand, starts)
+        self.last: tuple | None = None
 
     def note(self, statistics: dict) -> None:
         """Add this slice's use of the filter to a search's statistics."""
@@ -105,19 +107,34 @@ class PrefixFilter:
             floor = base + (floor - base) // step * step
         if floor < start + MIN_SETTLED:
             return self.tables.cand, self.tables.starts
-        settled = np.zeros(self.n_tiles, bool)
-        settled[(board[self.order[:floor]] & self.tables.pmask) >> 2] = True
-        keep = ~settled[self.tiles_of]
-        kept_before = np.zeros(len(keep) + 1, np.int64)
-        np.cumsum(keep, out=kept_before[1:])
-        self.position = np.flatnonzero(keep).astype(np.int64)
+        tiles = (board[self.order[:floor]] & self.tables.pmask) >> 2
+        last = self.last
+        if last is None or last[0] != floor or not np.array_equal(last[1], tiles):
+            settled = np.zeros(self.n_tiles, bool)
+            settled[tiles] = True
+            keep = ~settled[self.tiles_of]
+            kept_before = np.zeros(len(keep) + 1, np.int64)
+            np.cumsum(keep, out=kept_before[1:])
+            position = np.flatnonzero(keep).astype(np.int64)
+            # the same prefix next slice gives the same arrays, objects included, so that a
+            # kernel holding a copy of them (the generated one) need not copy them again
+            last = self.last = (
+                floor,
+                tiles,
+                kept_before,
+                position,
+                self.tables.cand[keep],
+                kept_before[self.tables.starts],
+            )
+        kept_before = last[2]
+        self.position = last[3]
         cur[floor : depth + 1] = kept_before[cur[floor : depth + 1]]
         end[floor : depth + 1] = kept_before[end[floor : depth + 1]]
         self.floor = floor
         self.start = start
         state[1] = floor
         self.slices += 1
-        return self.tables.cand[keep], kept_before[self.tables.starts]
+        return last[4], last[5]
 
     def leave(self, board, used, cur, end, state, finished: bool, clear: bool) -> bool:
         """Bring the state back to the full tables after a slice; True when the slice ended
