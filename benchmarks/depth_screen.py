@@ -23,7 +23,7 @@ import shlex
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -121,9 +121,9 @@ def screen(variants: list[tuple[str, list[str]]], seeds: list[int], nodes: int, 
         finally:
             free.append(core)
 
-    with ThreadPoolExecutor(max_workers=cores) as pool:
-        for row in pool.map(task, todo):
-            row = dict(row, code=code, date=date, machine=host)
+    with ThreadPoolExecutor(max_workers=cores) as pool:  # each row saved as its search ends
+        for done_search in as_completed([pool.submit(task, item) for item in todo]):
+            row = dict(done_search.result(), code=code, date=date, machine=host)
             print(f"{row['variant']:>16} seed {row['seed']:>4}: {row['tiles']} tiles, {row['seconds']} s", flush=True)
             with RESULTS.open("a") as out:
                 out.write(json.dumps(row) + "\n")
