@@ -76,7 +76,6 @@ class PrefixFilter:
         self.tiles_of = (tables.cand & tables.pmask) >> 2
         self.floor = -1  # the first settled depth of the running slice (-1: not filtered)
         self.start = -1  # the run's own start depth, while the kernel has the floor as its start
-        self.position = np.zeros(0, np.int64)
         self.slices = 0  # slices run filtered
         self.fell_back = 0  # of them, slices that backtracked into the settled prefix
         #: the last filtering: (floor, settled tiles, kept_before, position, cand, starts)
@@ -127,7 +126,6 @@ class PrefixFilter:
                 kept_before[self.tables.starts],
             )
         kept_before = last[2]
-        self.position = last[3]
         cur[floor : depth + 1] = kept_before[cur[floor : depth + 1]]
         end[floor : depth + 1] = kept_before[end[floor : depth + 1]]
         self.floor = floor
@@ -157,6 +155,7 @@ class PrefixFilter:
             used[(board[self.order[depth]] & self.tables.pmask) >> 2] = 0
             state[0] = depth
             return True
+        assert self.last is not None  # enter filtered this slice (floor >= 0)
         tables = self.tables
         full_ranges(
             self.phases,
@@ -167,7 +166,7 @@ class PrefixFilter:
             tables.pcol,
             tables.starts,
             np.int64(tables.cmask),
-            self.position,
+            self.last[3],  # the kept entries' positions in the full tables
             cur,
             end,
         )
