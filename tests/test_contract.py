@@ -12,6 +12,7 @@ import contextlib
 import math
 import signal
 
+import numpy as np
 import pytest
 
 from edgematch.engines import SOLVERS, make_solver
@@ -27,7 +28,7 @@ from edgematch.engines.base import (
     Subtree,
     node_mark_after,
 )
-from edgematch.engines.result import SearchResult
+from edgematch.engines.result import SearchResult, add_nodes_per_depth
 from edgematch.errors import InputError
 from edgematch.generator import generate
 from support.reference import board_key, reference_solve
@@ -290,3 +291,15 @@ def test_every_engine_keeps_the_note_that_nothing_was_searched(name, puzzle):
     assert result.stopped_by == StopReason.INTERRUPTED and not result.complete
     assert result.nodes == 0 and result.solutions == 0
     assert result.statistics["interrupted"] == NOTHING_SEARCHED
+
+
+def test_a_slices_nodes_per_depth_add_up_as_python_integers():
+    """Engines add each kernel call's nodes per depth to the result between slices; the
+    counts stay Python integers, past what a machine word holds."""
+
+    counts = [0, 2**64, 0, 5, 0]
+    add_nodes_per_depth(counts, np.array([0, 3, 0, 1, 0], np.int64))
+    add_nodes_per_depth(counts, np.zeros(5, np.int64))
+    add_nodes_per_depth(counts, np.array([7, 0, 0, 0, 0], np.int64))
+    assert counts == [7, 2**64 + 3, 0, 6, 0]
+    assert all(type(c) is int for c in counts)

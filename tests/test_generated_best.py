@@ -276,3 +276,30 @@ def test_tables_handed_back_again_are_not_copied_again(short_slices, monkeypatch
         listed, written = _both(puzzle, **options)
         assert _seen(written) == _seen(listed)
     assert seen["again"] > 100 and seen["fresh"] > 100
+
+
+def test_union_lists_are_counted_once_a_run_not_once_a_slice(short_slices, monkeypatch):
+    """The kernel's array is sized once for the run's tables (any filtering of them fits),
+    so slices with new tables only write their union lists; the tree stays the list kernel's."""
+    monkeypatch.setattr(generated, "DEPTHS_PER_FUNCTION", 3)
+    monkeypatch.setattr(prefix_filter, "MARGIN", 0)
+    monkeypatch.setattr(prefix_filter, "MIN_SETTLED", 1)
+    calls = {"count": 0, "new_tables": 0}
+    build, search = union_lists.build, generated_best.GeneratedBest.search
+
+    def noting_build(*args):  # the calls from Python: the kernel's own are compiled in
+        calls["count"] += 1
+        return build(*args)
+
+    def noting_search(self, cand, starts, *rest):
+        calls["new_tables"] += cand is not self.tables_in_mem[0]
+        return search(self, cand, starts, *rest)
+
+    monkeypatch.setattr(union_lists, "build", noting_build)
+    monkeypatch.setattr(generated_best.GeneratedBest, "search", noting_search)
+    puzzle = generate(5, 5, 2, 4, seed=0).puzzle
+    options = dict(schedule=SCHEDULE, priority_colours=["auto"], priority_first=True, node_limit=60_000)
+    listed, written = _both(puzzle, **options)
+    assert _seen(written) == _seen(listed)
+    assert calls["new_tables"] > 50
+    assert calls["count"] == 1  # one run, one reserve

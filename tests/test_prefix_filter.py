@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from edgematch.engines import base as engine_base
@@ -123,3 +124,28 @@ def test_the_same_settled_prefix_gives_the_same_tables_back(eager_filter, monkey
     assert len(same) > 50 and len(pairs) - len(same) > 50
     assert all(a[0] == b[0] and a[3:] == b[3:] for a, b in same)
     assert all(a[1] is not b[1] for a, b in pairs if a[0] != b[0] or a[3] != b[3])
+
+
+def test_tables_without_the_settled_tiles_are_those_of_a_mask():
+    """The compiled filtering keeps exactly the entries whose tile is not settled, in order,
+    with the positions and counts that turn full indices into filtered ones and back."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        n_tiles, n = int(rng.integers(4, 40)), int(rng.integers(0, 300))
+        cand = (rng.integers(0, n_tiles, n) << 2 | rng.integers(0, 4, n)).astype(np.int32)
+        starts = np.sort(rng.integers(0, n + 1, 12)).astype(np.int64)
+        order = rng.permutation(n_tiles).astype(np.int64)
+        board = (rng.permutation(n_tiles) << 2).astype(np.int32)
+        floor = int(rng.integers(0, n_tiles))
+        tiles_of = (cand & 0xFFFC) >> 2
+        got = prefix_filter.without_tiles(board, order, floor, np.int64(0xFFFC), tiles_of, n_tiles, cand, starts)
+        settled = (board[order[:floor]] & 0xFFFC) >> 2
+        keep = ~np.isin(tiles_of, settled)
+        kept_before = np.concatenate([[0], np.cumsum(keep)])
+        assert got[0].tolist() == settled.tolist()
+        assert got[1].tolist() == kept_before.tolist()
+        assert got[2].tolist() == np.flatnonzero(keep).tolist()
+        assert got[3].tolist() == cand[keep].tolist() and got[3].dtype == cand.dtype
+        assert got[4].tolist() == kept_before[starts].tolist()
+        assert prefix_filter.same_tiles(board, order, floor, np.int64(0xFFFC), got[0])
+        assert not prefix_filter.same_tiles(board, order, floor + 1, np.int64(0xFFFC), got[0])

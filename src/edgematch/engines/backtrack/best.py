@@ -18,7 +18,7 @@ from ...model.schedules import julia_priority_schedule, schedule_array
 from ...model.symmetry import turned_board, turned_puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..kept_boards import BestBoards
-from ..result import SearchResult
+from ..result import SearchResult, add_nodes_per_depth
 from . import generated, generated_best
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
@@ -300,6 +300,7 @@ def _run(
         )
     if written_out is not None:
         align = (0, generated.DEPTHS_PER_FUNCTION)
+        written_out.reserve(tables.cand, tables.starts, saved.size)  # the prefix filter's tables fit
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)
 
     def run_slice(want: int) -> SliceReport:
@@ -382,8 +383,7 @@ def _run(
         run_nodes += int(nodes)
         prefix.note(total.statistics)
         total.statistics["complete_boards"] += int(complete_boards)
-        for d in np.flatnonzero(npd):
-            total.nodes_per_depth[d] += int(npd[d])
+        add_nodes_per_depth(total.nodes_per_depth, npd)
         if state[4] > before:  # the kernel wrote a better board
             total.best_score = int(state[4])
             better = total.best_board = back(Board.from_codes(puzzle, best_board))

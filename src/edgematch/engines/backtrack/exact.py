@@ -12,7 +12,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, Puzzle
 from ..base import SliceDriver, SliceReport, StopReason
-from ..result import SearchResult
+from ..result import SearchResult, add_nodes_per_depth
 from . import generated
 from . import kernel as K
 from .bit_kernel import bit_search
@@ -206,8 +206,7 @@ def _search_one(
             fell_back = prefix.leave(board, used, cur, end, state, status == K.FINISHED, clear=False)
             prefix.note(total.statistics)
         total.statistics["kernel_calls"] += 1
-        for d in np.flatnonzero(npd):
-            total.nodes_per_depth[d] += int(npd[d])
+        add_nodes_per_depth(total.nodes_per_depth, npd)
         return SliceReport(
             nodes=int(nodes),
             solutions=int(leaves),

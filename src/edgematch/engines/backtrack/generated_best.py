@@ -636,8 +636,9 @@ def _enter(
     n_union,
 ):
     """Copy the list kernel's state into ``mem`` (and see :func:`.generated.place_again`),
-    with ``fresh`` the tables and their union lists (``n_union`` entries) too, and turn the
-    list positions of the union depths into union positions."""
+    with ``fresh`` the tables and their union lists too, and turn the list positions of the
+    union depths into union positions; returns the union entries in ``mem`` (``n_union``
+    unless fresh)."""
     r = state[0]
     s = state[1]
     if state[3] == 1:
@@ -668,7 +669,7 @@ def _enter(
             mem[o[O_STARTS] + x] = starts[x]
         for x in range(cand.shape[0]):
             mem[o[O_CAND] + x] = cand[x]
-        union_lists.build(
+        n_union = union_lists.build(
             mem, o[O_CAND], cand, starts, union_desc, union_tabs, cmask, flag_shift, origin, source_phase, True
         )
     c = o[O_C0]
@@ -696,6 +697,7 @@ def _enter(
         )
         room = max(0, min(allowed[x] - errs[x], levels - 1))
         mem[o[O_END] + x] = mem[u + 1 + room]
+    return n_union
 
 
 @njit(cache=True, nogil=True)
@@ -824,6 +826,32 @@ class GeneratedBest:
         #: (cand, starts, union entries) of the tables copied into ``mem`` (with ``origin``
         #: and ``source_phase``) by the last slice
         self.tables_in_mem: tuple = (None, None, 0)
+        #: candidates of the tables ``mem`` is sized for (any filtering of them fits too)
+        self.reserved = -1
+
+    def reserve(self, cand, starts, saved_words: int) -> None:
+        """Size ``mem`` for these tables and every filtering of them: their union lists are
+        counted once here, not at each slice (a filtering's lists are a part of them)."""
+        n_union = union_lists.build(
+            self.mem,
+            np.int64(0),
+            cand,
+            starts,
+            self.union_desc,
+            self.union_tabs,
+            self.cmask,
+            self.flag_shift,
+            self.origin,
+            self.source_phase,
+            False,
+        )
+        size = int(self.offsets[O_CAND]) + len(cand) + n_union + saved_words
+        if len(self.mem) < size:
+            self.mem = np.zeros(size, self.dtype)
+        if len(self.origin) < len(cand) + n_union:
+            self.origin = np.zeros(len(cand) + n_union, np.int64)
+            self.source_phase = np.zeros(len(cand) + n_union, np.int64)
+        self.reserved = len(cand)
 
     def runs(self, start_depth: int) -> bool:
         """True when a slice starting at this depth can run here (a function begins there)."""
@@ -853,38 +881,21 @@ class GeneratedBest:
         endgame,
         npd,
     ):
-        """``best_kernel.best_search``'s result for the same state."""
+        """``best_kernel.best_search``'s result for the same state; ``cand`` and ``starts``
+        are the tables given to :meth:`reserve` or a filtering of them (without a reserve,
+        the first tables searched)."""
         # the kernel only reads its copy of the tables and their union lists, so tables given
         # again (the prefix filter hands back the same arrays while the prefix stays) are not
         # copied or rebuilt
         fresh = cand is not self.tables_in_mem[0] or starts is not self.tables_in_mem[1]
-        if fresh:
-            n_union = union_lists.build(
-                self.mem,
-                np.int64(0),
-                cand,
-                starts,
-                self.union_desc,
-                self.union_tabs,
-                self.cmask,
-                self.flag_shift,
-                self.origin,
-                self.source_phase,
-                False,
-            )
-            size = int(self.offsets[O_CAND]) + len(cand) + n_union + saved.shape[0] * saved.shape[1]
-            if len(self.mem) < size:
-                self.mem = np.zeros(size, self.dtype)
-            if len(self.origin) < len(cand) + n_union:
-                self.origin = np.zeros(len(cand) + n_union, np.int64)
-                self.source_phase = np.zeros(len(cand) + n_union, np.int64)
-            self.tables_in_mem = (cand, starts, n_union)
+        if fresh and len(cand) > self.reserved:  # tables not filtered from reserved ones
+            self.reserve(cand, starts, saved.shape[0] * saved.shape[1])
         n_union = self.tables_in_mem[2]
         if self.dtype == np.int32:
             budget = min(budget, generated.MAX_SLICE_NODES_INT32)
         mem = self.mem
         o = self.offsets
-        _enter(
+        n_union = _enter(
             mem,
             o,
             cand,
@@ -919,6 +930,8 @@ class GeneratedBest:
             fresh,
             np.int64(n_union),
         )
+        if fresh:
+            self.tables_in_mem = (cand, starts, n_union)
         st = self.module.chain(mem, np.int64(budget), state[1])
         return _leave(
             mem,

@@ -38,7 +38,7 @@ from ...errors import InputError
 from ...model import Board, Hint, Puzzle
 from ...model import tiles as T
 from ..base import Engine, Limits, SliceDriver, SliceReport, StopReason, Subtree
-from ..result import SearchResult
+from ..result import SearchResult, add_nodes_per_depth
 from ..start import start_placements
 from . import macro_kernel as MK
 from .macro import MacroBlocks, macro_blocks, turn_blocks
@@ -486,8 +486,7 @@ class MacroSolver(Engine):
             total.statistics["kernel_calls"] += 1
             total.statistics["kernel_seconds"] += time.perf_counter() - t0
             total.statistics["blocks_examined"] += int(examined)
-            for d in np.flatnonzero(npd):
-                total.nodes_per_depth[d] += int(npd[d])
+            add_nodes_per_depth(total.nodes_per_depth, npd)
             boards = []
             for r in range(written):
                 board = plan.to_board(out[r])

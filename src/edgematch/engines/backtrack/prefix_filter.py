@@ -56,6 +56,64 @@ def full_ranges(phases, phase, lo, hi, board, pcol, starts, cmask, position, cur
         end[U(q)] = after
 
 
+@njit(cache=True)
+def first_placed(placed_per_depth) -> int:
+    """The shallowest depth with nodes (-1: none)."""
+    for d in range(placed_per_depth.shape[0]):
+        if placed_per_depth[d]:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def same_tiles(board, order, floor, pmask, tiles) -> bool:
+    """True when the first ``floor`` depths hold ``tiles``."""
+    if tiles.shape[0] != floor:
+        return False
+    for d in range(floor):
+        if (board[order[d]] & pmask) >> 2 != tiles[d]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def without_tiles(board, order, floor, pmask, tiles_of, n_tiles, cand, starts):
+    """The tables without the tiles of the first ``floor`` depths: ``(tiles, kept_before,
+    position, cand, starts)``, ``kept_before[q]`` the entries kept before entry ``q`` (a
+    full index turned filtered) and ``position`` the full index of each kept entry."""
+    tiles = np.empty(floor, np.int64)
+    settled = np.zeros(n_tiles, np.bool_)
+    for d in range(floor):
+        tiles[d] = (board[order[d]] & pmask) >> 2
+        settled[tiles[d]] = True
+    n = cand.shape[0]
+    kept_before = np.empty(n + 1, np.int64)
+    k = 0
+    for q in range(n):
+        kept_before[q] = k
+        if not settled[tiles_of[q]]:
+            k += 1
+    kept_before[n] = k
+    position = np.empty(k, np.int64)
+    kept = np.empty(k, cand.dtype)
+    for q in range(n):
+        if kept_before[q + 1] > kept_before[q]:
+            position[kept_before[q]] = q
+            kept[kept_before[q]] = cand[q]
+    kept_starts = np.empty(starts.shape[0], np.int64)
+    for i in range(starts.shape[0]):
+        kept_starts[i] = kept_before[starts[i]]
+    return tiles, kept_before, position, kept, kept_starts
+
+
+@njit(cache=True)
+def to_filtered(cur, end, lo, hi, kept_before) -> None:
+    """Turn ``cur`` / ``end`` of depths ``lo .. hi`` from full indices into filtered ones."""
+    for q in range(lo, hi + 1):
+        cur[q] = kept_before[cur[q]]
+        end[q] = kept_before[end[q]]
+
+
 class PrefixFilter:
     """Filtered tables for one run of a list kernel, slice by slice.
 
@@ -95,39 +153,30 @@ class PrefixFilter:
         ``placed_per_depth`` holds the last slice's nodes per depth.  The state's indices
         of the settled depths and above stay those of the full tables."""
         self.floor = -1
-        placed = np.flatnonzero(placed_per_depth)
-        if not ENABLED or len(placed) == 0 or state[3] == 1:
+        placed = first_placed(placed_per_depth) if ENABLED else -1
+        if placed < 0 or state[3] == 1:
             return self.tables.cand, self.tables.starts
         depth = int(state[0])
         start = int(state[1])
-        floor = min(int(placed[0]) - MARGIN, depth)
+        floor = min(placed - MARGIN, depth)
         if self.align is not None:
             base, step = self.align
             floor = base + (floor - base) // step * step
         if floor < start + MIN_SETTLED:
             return self.tables.cand, self.tables.starts
-        tiles = (board[self.order[:floor]] & self.tables.pmask) >> 2
+        tables = self.tables
+        pmask = np.int64(tables.pmask)
         last = self.last
-        if last is None or last[0] != floor or not np.array_equal(last[1], tiles):
-            settled = np.zeros(self.n_tiles, bool)
-            settled[tiles] = True
-            keep = ~settled[self.tiles_of]
-            kept_before = np.zeros(len(keep) + 1, np.int64)
-            np.cumsum(keep, out=kept_before[1:])
-            position = np.flatnonzero(keep).astype(np.int64)
+        if last is None or not same_tiles(board, self.order, floor, pmask, last[1]):
             # the same prefix next slice gives the same arrays, objects included, so that a
             # kernel holding a copy of them (the generated one) need not copy them again
             last = self.last = (
                 floor,
-                tiles,
-                kept_before,
-                position,
-                self.tables.cand[keep],
-                kept_before[self.tables.starts],
+                *without_tiles(
+                    board, self.order, floor, pmask, self.tiles_of, self.n_tiles, tables.cand, tables.starts
+                ),
             )
-        kept_before = last[2]
-        cur[floor : depth + 1] = kept_before[cur[floor : depth + 1]]
-        end[floor : depth + 1] = kept_before[end[floor : depth + 1]]
+        to_filtered(cur, end, floor, depth, last[2])
         self.floor = floor
         self.start = start
         state[1] = floor

@@ -24,7 +24,7 @@ from ..backtrack.kernel import FINISHED
 from ..backtrack.plan import P_NCHK, build_plan
 from ..backtrack.solver import BacktrackSolver
 from ..base import Engine, Limits, SliceReport, StopReason
-from ..result import SearchResult
+from ..result import SearchResult, add_nodes_per_depth
 from .kernel import search_sets
 
 FIRST_SLICE_NODES = 200_000
@@ -219,8 +219,7 @@ class BalancedSolver(Engine):
                 checks,
                 set_stats,
             )
-            for d in np.flatnonzero(npd):
-                total.nodes_per_depth[d] += int(npd[d])
+            add_nodes_per_depth(total.nodes_per_depth, npd)
             return SliceReport(
                 nodes=int(nodes),
                 solutions=int(leaves),
