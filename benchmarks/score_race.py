@@ -458,8 +458,8 @@ def key(row: dict) -> tuple:
     which: object = None  # what tells apart rows of one race
     if race in ("depth", "alone"):
         which = row.get("seed")
-    elif race == "rate pair":  # pairs of other days, commits, seeds and lengths are kept beside today's
-        which = (row.get("date"), row.get("code"), pair_seed(row), row.get("round"), pair_seconds(row))
+    elif race == "rate pair":  # pairs of other days, commits, machines, seeds and lengths are kept beside today's
+        which = (row.get("date"), row.get("code"), machine_of(row), pair_seed(row), row.get("round"), pair_seconds(row))
     return (row["engine"], row["puzzle"], row.get("horizon"), row.get("jobs"), race, which)
 
 
@@ -1097,30 +1097,48 @@ def rate_pair_table(rows: list[dict]) -> list[str]:
         "(Blackwood's method, no endgame), on e2dev/bench-hard beside eternity2.dev's engine (the "
         "exact search). Commands as in the table above.",
         "",
-        "| date | code | puzzle | seed | seconds | round | edgematch nodes/s (core) | peer | peer nodes/s (core) | ratio |",
-        "|---|---|---|---:|---:|---:|---:|---|---:|---:|",
+        "| date | code | machine | puzzle | seed | seconds | round | edgematch nodes/s (core) | peer | "
+        "peer nodes/s (core) | ratio |",
+        "|---|---|---|---|---:|---:|---:|---:|---|---:|---:|",
     ]
     pairs: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         seed = pair_seed(r)
         pairs.setdefault(
-            (r["date"], r["code"], r["puzzle"], -1 if seed is None else seed, pair_seconds(r), r["round"]), {}
+            (
+                r["date"],
+                r["code"],
+                machine_of(r),
+                r["puzzle"],
+                -1 if seed is None else seed,
+                pair_seconds(r),
+                r["round"],
+            ),
+            {},
         )["edgematch" if r["engine"] == "edgematch" else "peer"] = r
-    ratios: dict[str, list[float]] = {}
-    for (date, code, puzzle, seed, seconds, round_no), pair in sorted(pairs.items()):
+    ratios: dict[tuple[str, str], list[float]] = {}
+    for (date, code, machine_name, puzzle, seed, seconds, round_no), pair in sorted(pairs.items()):
         if len(pair) != 2:
             continue
         ours, theirs = pair["edgematch"], pair["peer"]
         ratio = ours["nodes_per_second"] / theirs["nodes_per_second"]
-        ratios.setdefault(f"{puzzle} beside {theirs['engine']}, {seconds} s", []).append(ratio)
+        ratios.setdefault((f"{puzzle} beside {theirs['engine']}, {seconds} s", machine_name), []).append(ratio)
         lines.append(
-            f"| {date} | {code} | {puzzle} | {'-' if seed < 0 else seed} | {seconds} | {round_no} | "
+            f"| {date} | {code} | {machine_name} | {puzzle} | {'-' if seed < 0 else seed} | {seconds} | {round_no} | "
             f"{ours['nodes_per_second']:,} ({ours['core']}) | "
             f"{theirs['engine']} | {theirs['nodes_per_second']:,} ({theirs['core']}) | {ratio:.2f} |"
         )
-    lines += ["", "| board and peer | pairs | edgematch faster | median ratio |", "|---|---:|---:|---:|"]
-    for name, values in sorted(ratios.items()):
-        lines.append(f"| {name} | {len(values)} | {sum(v > 1 for v in values)} | {statistics.median(values):.2f} |")
+    # a lead pooled over machines may hold on one of them only, so the counts are per machine
+    lines += [
+        "",
+        "| board and peer | machine | pairs | edgematch faster | median ratio |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for (name, machine_name), values in sorted(ratios.items()):
+        lines.append(
+            f"| {name} | {machine_name} | {len(values)} | {sum(v > 1 for v in values)} | "
+            f"{statistics.median(values):.2f} |"
+        )
     return lines
 
 

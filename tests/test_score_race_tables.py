@@ -29,7 +29,7 @@ def pair_rows(date, code, puzzle, round_no, ours, theirs, peer="libblackwood", s
     ]
 
 
-def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_seed_and_length():
+def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_machine_seed_and_length():
     today = pair_rows("2026-11-26", "abc", "e2", 1, 70, 60)[0]
     assert score_race.key(today) == score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 1, 1)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 2, 70, 60)[0])
@@ -37,6 +37,8 @@ def test_a_rate_pair_replaces_only_the_same_round_of_the_same_day_code_seed_and_
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "def", "e2", 1, 70, 60)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 70, 60, seconds=300)[0])
     assert score_race.key(today) != score_race.key(pair_rows("2026-11-26", "abc", "e2", 1, 70, 60, seed=4)[0])
+    elsewhere = {**today, "machine": "Intel(R) Xeon(R) Processor, 2 logical CPUs, Python 3.11.7"}
+    assert score_race.key(today) != score_race.key(elsewhere)
     # rows written before pairs kept their length: the seconds they measured, rounded
     older = {k: v for k, v in today.items() if k != "pair_seconds"}
     assert score_race.key(older) == score_race.key(today)
@@ -53,7 +55,9 @@ def test_rows_written_before_the_seed_field_take_it_from_their_command():
     assert score_race.pair_seed(ours) == score_race.pair_seed(theirs) == 3
     assert score_race.key(ours) == score_race.key(pair_rows("2026-11-27", "abc", "e2", 1, 1, 1, seed=3)[0])
     assert score_race.pair_seed({"command": "edgematch solve e2dev/bench-hard --jobs 1"}) is None
-    assert "| 2026-11-27 | abc | e2 | 3 | 60 | 1 | 70 (0) |" in "\n".join(score_race.rate_pair_table([ours, theirs]))
+    assert "| 2026-11-27 | abc | not recorded | e2 | 3 | 60 | 1 | 70 (0) |" in "\n".join(
+        score_race.rate_pair_table([ours, theirs])
+    )
 
 
 def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
@@ -69,15 +73,24 @@ def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
         # a round whose peer row is missing is left out, not counted
         pair_rows("2026-11-26", "abc", "e2", 4, 90, 60)[0],
     ]
+    amd = "AMD EPYC, 2 logical CPUs, Python 3.11.7"
+    # the same round of the same day and code on another machine is its own pair and summary
+    rows += [{**r, "machine": amd} for r in pair_rows("2026-11-26", "abc", "e2", 1, 40, 80)]
     text = "\n".join(score_race.rate_pair_table(rows))
-    assert "| 2026-11-26 | abc | e2 | 1 | 60 | 1 | 66 (0) | libblackwood | 60 (1) | 1.10 |" in text
-    assert "| 2026-11-26 | abc | e2 | 1 | 60 | 2 | 57 (1) | libblackwood | 60 (0) | 0.95 |" in text
-    assert "| 2026-11-26 | abc | e2 | 2 | 60 | 1 | 55 (0) | libblackwood | 50 (1) | 1.10 |" in text
-    assert "| 2026-11-26 | abc | e2 | 1 | 300 | 1 | 50 (0) | libblackwood | 60 (1) | 0.83 |" in text
-    assert "| 2026-11-26 | abc | e2dev/bench-hard | - | 60 | 1 | 120 (0) | eternity2.dev | 100 (1) | 1.20 |" in text
-    assert "| e2 beside libblackwood, 60 s | 4 | 3 | 1.10 |" in text
-    assert "| e2 beside libblackwood, 300 s | 1 | 0 | 0.83 |" in text
-    assert "| e2dev/bench-hard beside eternity2.dev, 60 s | 1 | 1 | 1.20 |" in text
+    row = "| 2026-11-26 | abc | not recorded | {} | libblackwood | {} |"
+    assert row.format("e2 | 1 | 60 | 1 | 66 (0)", "60 (1) | 1.10") in text
+    assert row.format("e2 | 1 | 60 | 2 | 57 (1)", "60 (0) | 0.95") in text
+    assert row.format("e2 | 2 | 60 | 1 | 55 (0)", "50 (1) | 1.10") in text
+    assert row.format("e2 | 1 | 300 | 1 | 50 (0)", "60 (1) | 0.83") in text
+    assert f"| 2026-11-26 | abc | {amd} | e2 | 1 | 60 | 1 | 40 (0) | libblackwood | 80 (1) | 0.50 |" in text
+    assert (
+        "| 2026-11-26 | abc | not recorded | e2dev/bench-hard | - | 60 | 1 | 120 (0) | eternity2.dev | 100 (1) | 1.20 |"
+        in text
+    )
+    assert "| e2 beside libblackwood, 60 s | not recorded | 4 | 3 | 1.10 |" in text
+    assert f"| e2 beside libblackwood, 60 s | {amd} | 1 | 0 | 0.50 |" in text
+    assert "| e2 beside libblackwood, 300 s | not recorded | 1 | 0 | 0.83 |" in text
+    assert "| e2dev/bench-hard beside eternity2.dev, 60 s | not recorded | 1 | 1 | 1.20 |" in text
     assert "| 60 | 4 |" not in text
     assert score_race.rate_pair_table([]) == []
 
