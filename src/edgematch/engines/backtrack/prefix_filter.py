@@ -136,7 +136,8 @@ class PrefixFilter:
         self.start = -1  # the run's own start depth, while the kernel has the floor as its start
         self.slices = 0  # slices run filtered
         self.fell_back = 0  # of them, slices that backtracked into the settled prefix
-        #: the last filtering: (floor, settled tiles, kept_before, position, cand, starts)
+        #: the last filtering, as :func:`without_tiles` gives it: (settled tiles, kept_before,
+        #: position, cand, starts); its floor is the number of settled tiles
         self.last: tuple | None = None
 
     def note(self, statistics: dict) -> None:
@@ -167,21 +168,18 @@ class PrefixFilter:
         tables = self.tables
         pmask = np.int64(tables.pmask)
         last = self.last
-        if last is None or not same_tiles(board, self.order, floor, pmask, last[1]):
+        if last is None or not same_tiles(board, self.order, floor, pmask, last[0]):
             # the same prefix next slice gives the same arrays, objects included, so that a
             # kernel holding a copy of them (the generated one) need not copy them again
-            last = self.last = (
-                floor,
-                *without_tiles(
-                    board, self.order, floor, pmask, self.tiles_of, self.n_tiles, tables.cand, tables.starts
-                ),
+            last = self.last = without_tiles(
+                board, self.order, floor, pmask, self.tiles_of, self.n_tiles, tables.cand, tables.starts
             )
-        to_filtered(cur, end, floor, depth, last[2])
+        to_filtered(cur, end, floor, depth, last[1])
         self.floor = floor
         self.start = start
         state[1] = floor
         self.slices += 1
-        return last[4], last[5]
+        return last[3], last[4]
 
     def leave(self, board, used, cur, end, state, finished: bool, clear: bool) -> bool:
         """Bring the state back to the full tables after a slice; True when the slice ended
@@ -215,7 +213,7 @@ class PrefixFilter:
             tables.pcol,
             tables.starts,
             np.int64(tables.cmask),
-            self.last[3],  # the kept entries' positions in the full tables
+            self.last[2],  # the kept entries' positions in the full tables
             cur,
             end,
         )
