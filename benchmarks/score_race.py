@@ -1117,12 +1117,15 @@ def rate_pair_table(rows: list[dict]) -> list[str]:
             {},
         )["edgematch" if r["engine"] == "edgematch" else "peer"] = r
     ratios: dict[tuple[str, str], list[float]] = {}
+    by_seed: dict[tuple[str, str], dict[int, list[float]]] = {}
     for (date, code, machine_name, puzzle, seed, seconds, round_no), pair in sorted(pairs.items()):
         if len(pair) != 2:
             continue
         ours, theirs = pair["edgematch"], pair["peer"]
         ratio = ours["nodes_per_second"] / theirs["nodes_per_second"]
-        ratios.setdefault((f"{puzzle} beside {theirs['engine']}, {seconds} s", machine_name), []).append(ratio)
+        board = (f"{puzzle} beside {theirs['engine']}, {seconds} s", machine_name)
+        ratios.setdefault(board, []).append(ratio)
+        by_seed.setdefault(board, {}).setdefault(seed, []).append(ratio)
         lines.append(
             f"| {date} | {code} | {machine_name} | {puzzle} | {'-' if seed < 0 else seed} | {seconds} | {round_no} | "
             f"{ours['nodes_per_second']:,} ({ours['core']}) | "
@@ -1138,6 +1141,22 @@ def rate_pair_table(rows: list[dict]) -> list[str]:
         lines.append(
             f"| {name} | {machine_name} | {len(values)} | {sum(v > 1 for v in values)} | "
             f"{statistics.median(values):.2f} |"
+        )
+    # seeds measured often (to follow one tree from version to version) weigh as much as any other
+    lines += [
+        "",
+        "Seed by seed (each seed's tree counted once: the mean of its pairs' ratios; "
+        "sign test p on seeds faster against slower):",
+        "",
+        "| board and peer | machine | seeds | edgematch faster | sign test p | median ratio |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for (name, machine_name), seeds in sorted(by_seed.items()):
+        means = [statistics.mean(values) for values in seeds.values()]
+        faster, slower = sum(m > 1 for m in means), sum(m < 1 for m in means)
+        lines.append(
+            f"| {name} | {machine_name} | {len(means)} | {faster} | {p_text(sign_test(faster, slower))} | "
+            f"{statistics.median(means):.2f} |"
         )
     return lines
 

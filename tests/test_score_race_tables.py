@@ -95,6 +95,23 @@ def test_the_side_by_side_table_pairs_rounds_and_counts_the_faster():
     assert score_race.rate_pair_table([]) == []
 
 
+def test_a_seed_measured_often_counts_once_seed_by_seed():
+    # one tree measured in four pairs, slower, and three trees once each, faster
+    rows = [r for n in (1, 2, 3, 4) for r in pair_rows("2026-12-05", "abc", "e2", n, 90, 100, seed=33)]
+    rows += [r for seed in (1, 2, 3) for r in pair_rows("2026-12-06", "abc", "e2", 1, 110, 100, seed=seed)]
+    text = "\n".join(score_race.rate_pair_table(rows))
+    # by pair the often measured tree decides the median, by seed it is one tree of four
+    assert "| e2 beside libblackwood, 60 s | not recorded | 7 | 3 | 0.90 |" in text
+    assert "| e2 beside libblackwood, 60 s | not recorded | 4 | 3 | 0.62 | 1.10 |" in text
+    # a seed's pairs are averaged before it is counted faster or slower
+    mixed = pair_rows("2026-12-06", "abc", "e2", 1, 80, 100, seed=5) + pair_rows(
+        "2026-12-06", "abc", "e2", 2, 130, 100, seed=5
+    )
+    assert "| e2 beside libblackwood, 60 s | not recorded | 1 | 1 | 1.00 | 1.05 |" in "\n".join(
+        score_race.rate_pair_table(mixed)
+    )
+
+
 def test_the_sign_test_is_the_exact_two_sided_binomial_tail():
     assert score_race.sign_test(0, 0) == 1.0
     assert score_race.sign_test(3, 3) == 1.0
