@@ -9,7 +9,14 @@ import pytest
 from tests.support.cli import run_cli
 
 from edgematch.engines import base as engine_base
-from edgematch.engines.backtrack import BacktrackSolver, generated, generated_best, prefix_filter, union_lists
+from edgematch.engines.backtrack import (
+    BacktrackSolver,
+    background_compile,
+    generated,
+    generated_best,
+    prefix_filter,
+    union_lists,
+)
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.backtrack.plan import P_BASE, P_CHK, P_ERR, P_KEY, P_NCHK, P_NKEY
 from edgematch.generator import generate
@@ -303,3 +310,89 @@ def test_union_lists_are_counted_once_a_run_not_once_a_slice(short_slices, monke
     assert _seen(written) == _seen(listed)
     assert calls["new_tables"] > 50
     assert calls["count"] == 1  # one run, one reserve
+
+
+def test_auto_takes_the_generated_kernel_between_slices_once_compiled(short_slices, monkeypatch):
+    """A long ``auto`` search starts a compile beside it and goes on with the list kernel;
+    from the first slice after the compile is cached it runs the generated kernel, and the
+    tree is the same node for node.  A compile that fails leaves the list kernel to the end."""
+    puzzle = generate(5, 5, 2, 4, seed=0).puzzle
+    options = dict(schedule=SCHEDULE, node_limit=60_000)
+    listed = BacktrackSolver(kernel="lists", **options).best(puzzle)
+    BacktrackSolver(kernel="generated", **options).best(puzzle)  # cached for the search below
+    monkeypatch.setattr(background_compile, "START_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(background_compile, "WORTH_SECONDS", 0.0)
+    real_load = generated_best.load
+    monkeypatch.setattr(
+        generated_best, "load", lambda spec, only_compiled=False: None if only_compiled else real_load(spec)
+    )
+
+    class Compile:  # cached at its 300th look
+        looks = 0
+        failed = False
+
+        def ready(self):
+            Compile.looks += 1
+            return not self.failed and Compile.looks > 300
+
+    job = Compile()
+    monkeypatch.setattr(generated_best, "background_compile", lambda spec: job)
+    calls = {"generated": 0}
+    search = generated_best.GeneratedBest.search
+
+    def counted(self, *args):
+        calls["generated"] += 1
+        return search(self, *args)
+
+    monkeypatch.setattr(generated_best.GeneratedBest, "search", counted)
+    auto = BacktrackSolver(**options).best(puzzle)
+    assert auto.statistics["kernel"] == "generated" and "generated_kernel_from_seconds" in auto.statistics
+    assert Compile.looks == 301 and 0 < calls["generated"] <= auto.statistics["kernel_calls"] - 300
+    assert _seen(auto) == _seen(listed)
+    job.failed = True
+    Compile.looks = 0
+    failed = BacktrackSolver(**options).best(puzzle)
+    assert "kernel" not in failed.statistics and Compile.looks == 1 and _seen(failed) == _seen(listed)
+
+
+def test_a_compile_in_another_process_fills_the_cache_for_the_search(tmp_path, monkeypatch):
+    """The background compile is Numba's own, for the very call the search makes: the search
+    then loads it from the cache and compiles nothing.  One compile per module: a live
+    process's lock makes a second search wait for it; a dead one's is taken over."""
+    monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(generated, "_loaded", {})
+    monkeypatch.setattr(generated_best, "_background", {})
+    monkeypatch.setattr(background_compile, "POLL_SECONDS", 0.0)
+    specs = []
+    real_load = generated_best.load
+    monkeypatch.setattr(
+        generated_best, "load", lambda spec, only_compiled=False: specs.append(spec) or real_load(spec, only_compiled)
+    )
+    puzzle = generate(5, 5, 2, 4, seed=11).puzzle
+    options = dict(schedule="list:0,0,0,0,0,0,0,0,0,0,0,0,0,0,1", node_limit=5_000)
+    assert "kernel" not in BacktrackSolver(**options).best(puzzle).statistics  # too short to compile
+    job = generated_best.background_compile(specs[0])
+    assert job is not None and job.process is not None and job.lock.read_text() == str(job.process.pid)
+    assert generated_best.background_compile(specs[0]) is job
+    waiting = background_compile.BackgroundCompile(job.text, job.prefix, "int32")
+    assert waiting.process is None and not waiting.ready() and not waiting.failed
+    assert job.wait(timeout=900) and not job.lock.exists() and waiting.ready()
+    again = BacktrackSolver(**options).best(puzzle)
+    assert again.statistics["kernel"] == "generated" and again.nodes == 5_000
+    stats = next(iter(generated._loaded.values())).chain.stats
+    assert sum(stats.cache_hits.values()) == 1 and sum(stats.cache_misses.values()) == 0
+    # a lock left by a compile that died is taken over, and closing stops the compile
+    job.lock.write_text("999999999")
+    taken = background_compile.BackgroundCompile(job.text, job.prefix, "int32")
+    assert taken.process is not None and taken.lock.read_text() == str(taken.process.pid)
+    taken.close()
+    assert taken.process.poll() is not None and not taken.lock.exists()
+
+
+def test_a_search_compiles_in_the_background_only_when_it_runs_long(monkeypatch):
+    worth = background_compile.worth_starting
+    assert not worth(5.0, None, 10**6, None)  # not running long enough yet
+    assert worth(20.0, None, 10**9, None)  # no limit
+    assert worth(20.0, 3600.0, 10**9, None) and not worth(20.0, 300.0, 10**9, None)
+    # a node limit: the seconds left at the rate so far (5e7 a second: 1e11 nodes take 2,000 s)
+    assert worth(20.0, None, 10**9, 10**11) and not worth(20.0, None, 10**9, 2 * 10**10)

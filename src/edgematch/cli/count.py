@@ -83,7 +83,8 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
             help="best-score kernel of the backtracking engine: lists, or generated (the list kernel "
             "written out for this puzzle, order and schedule: compiled on first use, about 4 minutes "
             "on e2, then cached); the same tree every way (default: auto, the generated kernel once "
-            "compiled, else the list kernel)",
+            "compiled, else the list kernel, and a search that runs 10 minutes or more compiles it "
+            "beside itself and switches to it)",
         )
     if not best:
         p.add_argument(

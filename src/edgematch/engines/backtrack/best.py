@@ -19,7 +19,7 @@ from ...model.symmetry import turned_board, turned_puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..kept_boards import BestBoards
 from ..result import SearchResult, add_nodes_per_depth
-from . import generated, generated_best
+from . import background_compile, generated, generated_best
 from . import kernel as K
 from .best_kernel import best_search as best_kernel
 from .best_kernel import endgame_cap
@@ -270,41 +270,66 @@ def _run(
     written_out = None
     align = None
     hints_only = Board.from_codes(puzzle, plan.board0)
+    waiting = None  # auto: the spec of a generated kernel not compiled yet
     if solver.kernel in ("generated", "auto") and generated_best.supports(
         tables, phases, max(start_errors, len(hints_only.mismatches()))
     ):
         # auto: the generated kernel when it costs no compile (a search with --kernel
-        # generated compiled it before), else the list kernel.  It is written for the whole
-        # puzzle (hints only, from depth 0), so that every subtree and restart shares it.
-        written_out = generated_best.load(
-            {
-                "phases": phases,
-                "n_phases": plan.n_phases,
-                "known_joins": plan.known_joins,
-                "order": plan.order,
-                "board": tables.board(plan.board0),
-                "cmask": tables.cmask,
-                "pmask": tables.pmask,
-                "start": 0,
-                "allowed": allowed.copy(),
-                "endgame_from": endgame_from,
-                "prio_min": prio_min if priority_weights is not None else None,
-                "prio_sorted": priority_first and CUT_SORTED_LISTS,
-                "n_tiles": puzzle.n_tiles,
-                "max_score": puzzle.max_score,
-                "n_starts": len(tables.starts),
-                "n_colours": plan.n_colours,
-                "start_match": hints_only.score(),
-            },
-            only_compiled=solver.kernel == "auto",
-        )
+        # generated compiled it before), else the list kernel until a compile in the
+        # background has cached it.  It is written for the whole puzzle (hints only, from
+        # depth 0), so that every subtree and restart shares it.
+        spec = {
+            "phases": phases,
+            "n_phases": plan.n_phases,
+            "known_joins": plan.known_joins,
+            "order": plan.order,
+            "board": tables.board(plan.board0),
+            "cmask": tables.cmask,
+            "pmask": tables.pmask,
+            "start": 0,
+            "allowed": allowed.copy(),
+            "endgame_from": endgame_from,
+            "prio_min": prio_min if priority_weights is not None else None,
+            "prio_sorted": priority_first and CUT_SORTED_LISTS,
+            "n_tiles": puzzle.n_tiles,
+            "max_score": puzzle.max_score,
+            "n_starts": len(tables.starts),
+            "n_colours": plan.n_colours,
+            "start_match": hints_only.score(),
+        }
+        written_out = generated_best.load(spec, only_compiled=solver.kernel == "auto")
+        if written_out is None:
+            waiting = spec
     if written_out is not None:
         align = (0, generated.DEPTHS_PER_FUNCTION)
         written_out.reserve(tables.cand, tables.starts, saved.size)  # the prefix filter's tables fit
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)
 
+    job = None  # the background compile of ``waiting``, once started
+
+    def take_generated(spec: dict) -> None:
+        """auto: a search running long compiles the generated kernel beside it, and takes
+        it between two slices once it is cached (the same tree)."""
+        nonlocal written_out, waiting, job
+        if job is None:
+            limits = driver.limits
+            if not background_compile.worth_starting(driver.elapsed(), limits.time, driver.nodes_done, limits.nodes):
+                return
+            job = generated_best.background_compile(spec)
+        if job.ready():
+            written_out = generated_best.load(spec)
+            assert written_out is not None
+            written_out.reserve(tables.cand, tables.starts, saved.size)
+            prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
+            total.statistics["generated_kernel_from_seconds"] = round(driver.elapsed(), 1)
+            waiting = None
+        elif job.failed:
+            waiting = None  # the list kernel to the end
+
     def run_slice(want: int) -> SliceReport:
         nonlocal run_nodes, reported
+        if waiting is not None:
+            take_generated(waiting)
         if restart_nodes is not None:
             want = min(want, max(1, restart_nodes - run_nodes))
         if shared_best is not None:  # a parallel run: aim above the best found elsewhere

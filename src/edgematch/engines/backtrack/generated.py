@@ -28,6 +28,7 @@ import importlib.util
 import os
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -477,9 +478,13 @@ def module_name(text: str, prefix: str) -> str:
 def is_compiled(text: str, prefix: str) -> bool:
     """True when Numba's cache already holds the machine code of ``text``'s module (its
     ``chain``, which compiles every function it calls), so loading it costs no compile."""
+    return module_name(text, prefix) in _loaded or is_compiled_on_disk(text, prefix)
+
+
+def is_compiled_on_disk(text: str, prefix: str) -> bool:
+    """True when Numba's cache on disk holds ``text``'s module, whether or not this process
+    has imported it (a compile in another process: :mod:`.background_compile`)."""
     name = module_name(text, prefix)
-    if name in _loaded:
-        return True
     pattern = f"{name}.chain-*.nbi"
     return any(any(directory.glob(pattern)) for directory in generated_cache.code_dirs() if directory.is_dir())
 
@@ -492,21 +497,34 @@ def import_source(text: str, prefix: str):
     with _lock:
         module = _loaded.get(name)
         if module is None:
-            generated_cache.prune(generated_cache.limit_bytes(), keep=frozenset([name, *_loaded]))
-            folder = cache_dir()
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{name}.py"
-            if not path.exists() or path.read_text() != text:
-                temporary = path.with_suffix(f".{os.getpid()}.tmp")
-                temporary.write_text(text)
-                os.replace(temporary, path)
-            generated_cache.mark_used(name)
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module  # Numba's cache re-imports the module by name
-            spec.loader.exec_module(module)
+            module = import_file(write_source(text, prefix), name)
             _loaded[name] = module
+    return module
+
+
+def write_source(text: str, prefix: str) -> Path:
+    """Generated ``text`` written into the cache folder (once: Numba's cache keys on the
+    file's date), marked used, the folder bounded; the file's path."""
+    name = module_name(text, prefix)
+    generated_cache.prune(generated_cache.limit_bytes(), keep=frozenset([name, *_loaded]))
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    if not path.exists() or path.read_text() != text:
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(text)
+        os.replace(temporary, path)
+    generated_cache.mark_used(name)
+    return path
+
+
+def import_file(path: Path, name: str):
+    """The module in ``path`` imported as ``name`` (Numba's cache re-imports it by name)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module
 
 

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from . import generated, union_lists
+from .background_compile import BackgroundCompile
 from .best_kernel import phase_range
 from .generated import (
     begins_function,
@@ -817,9 +818,7 @@ class GeneratedBest:
             unions["words"],
         )
         self.offsets = np.array([L[name] for name in OFFSETS], np.int64)
-        self.dtype = generated.mem_dtype(spec["cmask"], spec["pmask"])
-        if unions["flag_shift"] + unions["flag_bits"] > 31:  # a union entry would not fit int32
-            self.dtype = np.int64
+        self.dtype = _mem_dtype(spec, unions)
         self.mem: np.ndarray = np.zeros(0, self.dtype)
         self.origin: np.ndarray = np.zeros(0, np.int64)
         self.source_phase: np.ndarray = np.zeros(0, np.int64)
@@ -997,6 +996,27 @@ def _text(spec: dict) -> tuple[str, np.ndarray, int, dict]:
         }
         _texts[key] = (source.text(), prefix_match, source.prio_from, unions)
     return _texts[key]
+
+
+def _mem_dtype(spec: dict, unions: dict) -> type:
+    if unions["flag_shift"] + unions["flag_bits"] > 31:  # a union entry would not fit int32
+        return np.int64
+    return generated.mem_dtype(spec["cmask"], spec["pmask"])
+
+
+#: this process's background compiles, by module name (one each, left to finish when a
+#: search ends first: the next search of the same module finds it cached)
+_background: dict[str, BackgroundCompile] = {}
+
+
+def background_compile(spec: dict) -> BackgroundCompile:
+    """The compile of ``spec``'s module in another process, started by the first search of
+    this process that asks for it."""
+    text, _, _, unions = _text(spec)
+    name = generated.module_name(text, "edgematch_best")
+    if name not in _background:
+        _background[name] = BackgroundCompile(text, "edgematch_best", np.dtype(_mem_dtype(spec, unions)).name)
+    return _background[name]
 
 
 def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:

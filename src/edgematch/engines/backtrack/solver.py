@@ -156,7 +156,9 @@ class BacktrackSolver(Engine):
         the same tree: nodes, counts and solution order are identical; only the speed
         differs.  Best mode: ``generated`` writes the best kernel out per puzzle, order
         and schedule (:mod:`.generated_best`), ``auto`` runs it when it is compiled
-        already (else the list kernel), ``lists`` or ``bits`` run the list kernel.
+        already (else the list kernel, and a long search compiles it in another process
+        and switches to it: :mod:`.background_compile`), ``lists`` or ``bits`` run the
+        list kernel.
     progress:
         Called about every ``progress_interval`` seconds with a dict of statistics
         (nodes, nodes_per_second, deepest, solutions, best_score, seconds).
