@@ -118,22 +118,22 @@ class BackgroundCompile:
         self._checked = now
         exited = self.process is not None and self.process.poll() is not None
         self._ready = generated.is_compiled_on_disk(self.text, self.prefix)
-        if exited:
-            self.lock.unlink(missing_ok=True)
+        if self.process is not None and (exited or self._ready):
+            self._end()  # cached: the compile is only exiting
             self.failed = not self._ready
         elif self.process is None and not self._ready and _holder(self.lock) is None:
             self.failed = True  # the other search's compile ended without a cache
         return self._ready
 
-    def wait(self, timeout: float) -> bool:
-        """Block until :meth:`ready` (for tests and scripts); False after ``timeout`` seconds."""
-        if self.process is not None:
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                return False
-        self._checked = 0.0
-        return self.ready()
+    def _end(self) -> None:
+        """Reap the compile (stopped if it has not exited within a minute) and free the lock."""
+        assert self.process is not None
+        try:
+            self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            self.process.wait()
+        self.lock.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Stop a compile that has not finished (the search ended first)."""
