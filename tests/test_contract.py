@@ -28,7 +28,7 @@ from edgematch.engines.base import (
     Subtree,
     node_mark_after,
 )
-from edgematch.engines.result import SearchResult, add_nodes_per_depth
+from edgematch.engines.result import SearchResult, add_nodes_per_depth, add_statistics
 from edgematch.errors import InputError
 from edgematch.generator import generate
 from support.reference import board_key, reference_solve
@@ -320,3 +320,22 @@ def test_a_slices_nodes_per_depth_add_up_as_python_integers():
     add_nodes_per_depth(counts, np.array([7, 0, 0, 0, 0], np.int64))
     assert counts == [7, 2**64 + 3, 0, 6, 0]
     assert all(type(c) is int for c in counts)
+
+
+def test_a_runs_statistics_add_counts_and_keep_descriptions_best_and_earliest_values():
+    run: dict = {}
+    add_statistics(
+        run, {"complete_boards": 3, "target": 470, "endgame_best": 460, "generated_kernel_from_seconds": 300.5}
+    )
+    add_statistics(
+        run, {"complete_boards": 4, "target": 470, "endgame_best": 462, "generated_kernel_from_seconds": 290.0}
+    )
+    add_statistics(run, {"complete_boards": 1, "boards_by_score": {"460": 2}, "order": "blackwood"})
+    assert run == {
+        "complete_boards": 8,
+        "target": 470,
+        "endgame_best": 462,
+        "generated_kernel_from_seconds": 290.0,
+        "boards_by_score": {"460": 2},
+        "order": "blackwood",
+    }

@@ -137,6 +137,8 @@ BEST_STATISTICS = ("best_seed", "best_turn", "best_restart")
 DESCRIPTIONS = ("target", "endgame_squares", "good_group", "save_boards")
 #: statistics that are a best value over the tasks, never summed
 MAXIMA = ("endgame_best",)
+#: statistics that are the earliest over the tasks (each from its own task's start), never summed
+MINIMA = ("generated_kernel_from_seconds",)
 
 
 def add_statistics(into: dict, statistics: dict, best: bool = False) -> None:
@@ -154,6 +156,8 @@ def add_statistics(into: dict, statistics: dict, best: bool = False) -> None:
                 table[key] = table.get(key, 0) + int(count)
         elif name in MAXIMA:
             into[name] = max(into.get(name, value), value)
+        elif name in MINIMA:
+            into[name] = min(into.get(name, value), value)
         elif name in DESCRIPTIONS or isinstance(value, bool) or not isinstance(value, (int, float)):
             into.setdefault(name, value)  # a description: the same in every task
         else:
