@@ -48,6 +48,9 @@ def test_modules_are_listed_least_recently_used_first_with_their_size(cache):
     assert [m.kind for m in listed] == ["exact", "best", "best"]
     assert listed[1].size == 6 + 100 + 5000 + 0  # source, index, code, empty marker
     assert all(m.compiled for m in listed)
+    # a background compile's lock is part of its module (deleted with it)
+    (cache / "edgematch_best_ccc.compiling").write_text("12345")
+    assert (cache / "edgematch_best_ccc.compiling") in generated_cache.modules()[2].files
 
 
 def test_prune_deletes_least_recently_used_until_within_the_bound_sparing_kept_ones(cache):

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import generated
+from . import generated, generated_cache
 
 #: a search compiles in the background only once it has run this long ...
 START_AFTER_SECONDS = 10.0
@@ -85,7 +85,7 @@ class BackgroundCompile:
         self._ready = False
         self._checked = 0.0
         path = generated.write_source(text, prefix)
-        self.lock = path.with_suffix(".compiling")
+        self.lock = path.with_suffix(generated_cache.LOCK)
         if not self._take_lock():
             return  # another search compiles it: this one only waits for the cache
         self.process = subprocess.Popen(

@@ -26,6 +26,8 @@ DEFAULT_LIMIT_MB = 2048
 #: generated module names start with this (``edgematch_best_<digest>``, ``edgematch_exact_...``)
 PREFIX = "edgematch_"
 USED = ".used"
+#: beside a module being compiled by another process: its process id (:mod:`.background_compile`)
+LOCK = ".compiling"
 
 
 def cache_dir() -> Path:
@@ -83,8 +85,9 @@ def modules() -> list[CachedModule]:
     found = []
     for source in folder.glob(f"{PREFIX}*.py"):
         name = source.stem
-        marker = source.with_suffix(USED)
-        files = [source, *([marker] if marker.exists() else []), *code.pop(name, [])]
+        marker, lock = source.with_suffix(USED), source.with_suffix(LOCK)
+        extra = [f for f in (marker, lock) if f.exists()]
+        files = [source, *extra, *code.pop(name, [])]
         try:
             size = sum(f.stat().st_size for f in files)
             last_used = (marker if marker.exists() else source).stat().st_mtime
