@@ -321,6 +321,7 @@ def test_auto_takes_the_generated_kernel_between_slices_once_compiled(short_slic
     options = dict(schedule=SCHEDULE, node_limit=60_000)
     listed = BacktrackSolver(kernel="lists", **options).best(puzzle)
     BacktrackSolver(kernel="generated", **options).best(puzzle)  # cached for the search below
+    monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "1")  # the suite turns it off
     monkeypatch.setattr(background_compile, "START_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(background_compile, "WORTH_SECONDS", 0.0)
     real_load = generated_best.load
@@ -395,9 +396,12 @@ def test_a_compile_in_another_process_fills_the_cache_for_the_search(tmp_path, m
 
 
 def test_a_search_compiles_in_the_background_only_when_it_runs_long(monkeypatch):
+    monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "1")
     worth = background_compile.worth_starting
     assert not worth(5.0, None, 10**6, None)  # not running long enough yet
     assert worth(20.0, None, 10**9, None)  # no limit
     assert worth(20.0, 3600.0, 10**9, None) and not worth(20.0, 300.0, 10**9, None)
     # a node limit: the seconds left at the rate so far (5e7 a second: 1e11 nodes take 2,000 s)
     assert worth(20.0, None, 10**9, 10**11) and not worth(20.0, None, 10**9, 2 * 10**10)
+    monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "0")  # the user's switch
+    assert not worth(20.0, None, 10**9, None)

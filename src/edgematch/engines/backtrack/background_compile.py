@@ -34,8 +34,9 @@ LOCK_GRACE_SECONDS = 60.0
 
 def worth_starting(elapsed: float, time_limit: float | None, nodes_done: int, node_limit: int | None) -> bool:
     """Whether a search at ``elapsed`` seconds should compile in the background: long
-    enough running, and long enough left (a node limit's seconds left at its rate so far)."""
-    if elapsed < START_AFTER_SECONDS:
+    enough running, and long enough left (a node limit's seconds left at its rate so far);
+    never with ``EDGEMATCH_BACKGROUND_COMPILE=0``."""
+    if elapsed < START_AFTER_SECONDS or os.environ.get("EDGEMATCH_BACKGROUND_COMPILE", "1").strip() == "0":
         return False
     left = float("inf") if time_limit is None else time_limit - elapsed
     if node_limit is not None and nodes_done > 0:
