@@ -363,7 +363,7 @@ def test_a_compile_in_another_process_fills_the_cache_for_the_search(tmp_path, m
     process's lock makes a second search wait for it; a dead one's is taken over."""
     monkeypatch.setenv("EDGEMATCH_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(generated, "_loaded", {})
-    monkeypatch.setattr(generated_best, "_background", {})
+    monkeypatch.setattr(background_compile, "_started", {})
     monkeypatch.setattr(background_compile, "POLL_SECONDS", 0.0)
     specs = []
     real_load = generated_best.load

@@ -9,7 +9,7 @@ import pytest
 from tests.support.cli import run_cli
 
 from edgematch.engines import base as engine_base
-from edgematch.engines.backtrack import BacktrackSolver, generated, prefix_filter
+from edgematch.engines.backtrack import BacktrackSolver, background_compile, generated, prefix_filter
 from edgematch.engines.backtrack import kernel as K
 from edgematch.engines.backtrack import solver as solver_module
 from edgematch.engines.backtrack.exact import plan_tables
@@ -159,3 +159,47 @@ def test_cli_kernel_generated(capsys):
     out, out_lists = json.loads(text), json.loads(text_lists)
     assert out["statistics"]["kernel"] == "generated"
     assert (out["solutions"], out["nodes"]) == (out_lists["solutions"], out_lists["nodes"])
+
+
+def test_auto_takes_the_generated_kernel_once_it_is_compiled(monkeypatch):
+    """On the list kernel, ``auto`` takes the generated kernel between two slices: at once
+    (after a few seconds: none here) where it is compiled, once a background compile has
+    cached it where the search has long enough left, and never in a search too short for
+    a compile.  Counts, nodes and nodes per depth are the list kernel's every way."""
+    monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "1")  # the suite turns it off
+    monkeypatch.setattr(background_compile, "START_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(solver_module, "bit_tables", lambda plan, rows: None)  # auto runs the list kernel
+    monkeypatch.setattr(solver_module, "FIRST_SLICE_NODES", 20)
+    monkeypatch.setattr(engine_base, "next_budget", lambda budget, nodes, elapsed, slice_seconds: 20)
+    puzzle = generate(5, 5, 3, 6, seed=0).puzzle
+    listed = BacktrackSolver(kernel="lists").solve(puzzle, k=None)
+
+    def same(result):
+        return (result.solutions, result.nodes, result.nodes_per_depth) == (
+            listed.solutions,
+            listed.nodes,
+            listed.nodes_per_depth,
+        )
+
+    BacktrackSolver(kernel="generated").solve(puzzle, k=None)  # compiled, in this session's cache
+    compiled = BacktrackSolver().solve(puzzle, k=None)
+    assert compiled.statistics["kernel"] == "generated" and "generated_kernel_from_seconds" in compiled.statistics
+    assert same(compiled)
+
+    class Compile:  # cached at its 30th look
+        looks = 0
+        failed = False
+
+        def ready(self):
+            Compile.looks += 1
+            return Compile.looks > 30
+
+    monkeypatch.setattr(generated, "is_compiled", lambda text, prefix: False)
+    monkeypatch.setattr(background_compile, "compile_once", lambda text, prefix, dtype: Compile())
+    monkeypatch.setattr(background_compile, "WORTH_SECONDS", 0.0)
+    compiling = BacktrackSolver().solve(puzzle, k=None)
+    assert compiling.statistics["kernel"] == "generated" and Compile.looks == 31 and same(compiling)
+    monkeypatch.setattr(background_compile, "WORTH_SECONDS", 600.0)
+    Compile.looks = 0
+    short = BacktrackSolver(time_limit=300).solve(puzzle, k=None)  # 300 s left at most: no compile
+    assert short.statistics["kernel"] == "lists" and Compile.looks == 0 and same(short)

@@ -100,7 +100,8 @@ def add_search_options(p: argparse.ArgumentParser, best: bool = False) -> None:
             help="exact kernel of the backtracking engine: bits (bitboards, classes of at most 64 "
             "tiles), lists, or generated (the list kernel written out for this puzzle and order: "
             "compiled on first use, about 90 s on a 16x16 board, then cached); the same tree and counts "
-            "every way (default: auto)",
+            "every way (default: auto, bits where they apply, else the list kernel until the generated "
+            "one is compiled: a search that runs 10 minutes or more compiles it beside itself)",
         )
     p.add_argument(
         "--start",

@@ -144,6 +144,20 @@ class BackgroundCompile:
             self.lock.unlink(missing_ok=True)
 
 
+#: this process's background compiles, by module name (one each; left to finish when a
+#: search ends first: the next search of the same module finds it cached)
+_started: dict[str, BackgroundCompile] = {}
+
+
+def compile_once(text: str, prefix: str, dtype: str) -> BackgroundCompile:
+    """The compile of ``text``'s module in another process, started by the first search of
+    this process that asks for it."""
+    name = generated.module_name(text, prefix)
+    if name not in _started:
+        _started[name] = BackgroundCompile(text, prefix, dtype)
+    return _started[name]
+
+
 def _compile(path: str, name: str, dtype: str, parent: str) -> None:
     _die_with_parent(int(parent))
     from numba import types

@@ -13,7 +13,7 @@ from ...errors import InputError
 from ...model import Board, Puzzle
 from ..base import SliceDriver, SliceReport, StopReason
 from ..result import SearchResult, add_nodes_per_depth
-from . import generated
+from . import background_compile, generated
 from . import kernel as K
 from .bit_kernel import bit_search
 from .placements import start_arrays
@@ -118,20 +118,25 @@ def _search_one(
     bits = solver.bit_tables(plan, rows)
     total.statistics["kernel"] = "bits" if bits is not None else "lists"
     written_out = None
+    waiting = None  # auto on the list kernel: the generated kernel's arguments (take_generated)
     if bits is None:
         tables = plan_tables(plan)
         board = tables.board(board)
         rows = tables.rows(rows)
         align = None
-        if solver.kernel == "generated" and leaf == D and generated.supports(tables, rows):
+        if solver.kernel in ("generated", "auto") and leaf == D and generated.supports(tables, rows):
             # written for the whole puzzle (hints only, from depth 0), so that every subtree
             # of a split shares it: a subtree's slices run it from the first function start
             # at or below the subtree's own depth, where the prefix filter puts them
-            written_out = generated.load(
+            arguments = (
                 rows, plan.order, tables.board(plan.board0), tables.cmask, tables.pmask, 0, puzzle.n_tiles,
                 len(tables.starts),
             )  # fmt: skip
-            align = (0, generated.DEPTHS_PER_FUNCTION)
+            if solver.kernel == "generated":
+                written_out = generated.load(*arguments)
+                align = (0, generated.DEPTHS_PER_FUNCTION)
+            else:
+                waiting = arguments
         prefix = PrefixFilter(
             tables, plan.order, puzzle.n_tiles, rows[:, None, :].copy(), np.zeros(D + 1, np.int32), align
         )
@@ -149,7 +154,35 @@ def _search_one(
         buffer_rows = 1024 if wanted is None else max(1, min(1024, wanted))
     out = np.zeros((buffer_rows, puzzle.n_squares), np.int32)
 
+    job = None  # the background compile of the generated kernel, once started
+
+    def take_generated(arguments: tuple) -> None:
+        """auto on the list kernel: a search still running after a few seconds takes the
+        generated kernel if it is compiled, and compiles it beside itself if it has long
+        enough left (:mod:`.background_compile`); the same tree either way."""
+        nonlocal written_out, waiting, job
+        elapsed = driver.elapsed()
+        if elapsed < background_compile.START_AFTER_SECONDS:
+            return
+        if job is None:
+            text = generated.source(*arguments)
+            if not generated.is_compiled(text, "edgematch_exact"):
+                limits = driver.limits
+                if not background_compile.worth_starting(elapsed, limits.time, driver.nodes_done, limits.nodes):
+                    waiting = None  # too short a search to gain from a compile
+                    return
+                job = background_compile.compile_once(text, "edgematch_exact", "int64")
+        if job is None or job.ready():
+            written_out = generated.load(*arguments)
+            prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
+            total.statistics["generated_kernel_from_seconds"] = round(elapsed, 1)
+            waiting = None
+        elif job.failed:
+            waiting = None  # the list kernel to the end
+
     def run_slice(want: int) -> SliceReport:
+        if waiting is not None:
+            take_generated(waiting)
         left = driver.solutions_left()
         max_solutions = -1 if left is None else left
         fell_back = False

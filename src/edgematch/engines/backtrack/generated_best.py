@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from . import generated, union_lists
-from .background_compile import BackgroundCompile
+from .background_compile import BackgroundCompile, compile_once
 from .best_kernel import phase_range
 from .generated import (
     begins_function,
@@ -1004,19 +1004,10 @@ def _mem_dtype(spec: dict, unions: dict) -> type:
     return generated.mem_dtype(spec["cmask"], spec["pmask"])
 
 
-#: this process's background compiles, by module name (one each, left to finish when a
-#: search ends first: the next search of the same module finds it cached)
-_background: dict[str, BackgroundCompile] = {}
-
-
 def background_compile(spec: dict) -> BackgroundCompile:
-    """The compile of ``spec``'s module in another process, started by the first search of
-    this process that asks for it."""
+    """The compile of ``spec``'s module in another process (one per module and process)."""
     text, _, _, unions = _text(spec)
-    name = generated.module_name(text, "edgematch_best")
-    if name not in _background:
-        _background[name] = BackgroundCompile(text, "edgematch_best", np.dtype(_mem_dtype(spec, unions)).name)
-    return _background[name]
+    return compile_once(text, "edgematch_best", np.dtype(_mem_dtype(spec, unions)).name)
 
 
 def load(spec: dict, only_compiled: bool = False) -> GeneratedBest | None:
