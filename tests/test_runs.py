@@ -427,3 +427,19 @@ def test_two_runs_write_to_one_database_at_once(tmp_path):
             assert len(store.history(run_id)) >= 3
             best = store.best(run_id)
             assert best["score"] == record.best_score
+
+
+def test_a_process_is_alive_until_it_ends_and_a_zombie_counts_as_ended():
+    import subprocess
+    import sys
+
+    from edgematch.processes import pid_alive
+
+    assert pid_alive(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 60
+    while pid_alive(child.pid) and time.monotonic() < deadline:  # ended, not reaped: a zombie
+        time.sleep(0.05)
+    assert not pid_alive(child.pid)
+    child.wait()
+    assert not pid_alive(child.pid)

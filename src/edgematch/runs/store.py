@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..processes import pid_alive
 
 DB_FILE_NAME = "runs.sqlite"
 BUSY_TIMEOUT_MS = 60_000
@@ -154,7 +155,7 @@ class RunRecord:
             return False
         if self.host != socket.gethostname() or not self.pid:
             return True  # cannot tell: assume it runs elsewhere
-        return _pid_alive(self.pid)
+        return pid_alive(self.pid)
 
     @property
     def state_label(self) -> str:
@@ -167,20 +168,6 @@ class RunRecord:
         data = {name: getattr(self, name) for name in RUN_COLUMNS}
         data["status"] = self.state_label
         return data
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (killed, not yet reaped by its parent) counts as dead
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 class RunStore:

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from ...processes import pid_alive
 from . import generated, generated_cache
 
 #: a search compiles in the background only once it has run this long ...
@@ -44,16 +45,6 @@ def worth_starting(elapsed: float, time_limit: float | None, nodes_done: int, no
     return left >= WORTH_SECONDS
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _holder(lock: Path) -> int | None:
     """The process id in a lock file (0: written but no id yet), None if it has none or is gone."""
     try:
@@ -63,7 +54,7 @@ def _holder(lock: Path) -> int | None:
         return None
     if not text:
         return 0 if age < LOCK_GRACE_SECONDS else None
-    return int(text) if text.isdigit() and _alive(int(text)) else None
+    return int(text) if text.isdigit() and pid_alive(int(text)) else None
 
 
 def _die_with_parent(parent: int) -> None:
