@@ -120,12 +120,8 @@ def test_contradicting_hints_give_zero_solutions():
     # two neighbouring hints, the second turned so that their join cannot match
     a, b_sq = 5, 6
     tile_b = int(sol.tiles[b_sq])
-    bad_rot = next(
-        r
-        for r in range(4)
-        if edgematch.model.rotate(g.puzzle.tiles[tile_b], r)[3]
-        != edgematch.model.rotate(g.puzzle.tiles[int(sol.tiles[a])], int(sol.rotations[a]))[1]
-    )
+    bad_rot = next(r for r in range(4) if edgematch.model.rotate(g.puzzle.tiles[tile_b], r)[3]
+                   != edgematch.model.rotate(g.puzzle.tiles[int(sol.tiles[a])], int(sol.rotations[a]))[1])
     puzzle = g.puzzle.with_hints([Hint(a, int(sol.tiles[a]), int(sol.rotations[a])), Hint(b_sq, tile_b, bad_rot)])
     result = BacktrackSolver().count(puzzle)
     assert result.solutions == 0 and result.complete and result.nodes == 0

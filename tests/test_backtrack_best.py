@@ -79,8 +79,7 @@ def test_schedule_bounds_the_invalid_joins_of_every_reported_board():
     limits = schedule_array("breaks:10,20,30", 36)
     boards = []
     result = BacktrackSolver(schedule="breaks:10,20,30", target=g.puzzle.max_score, node_limit=200_000).best(
-        g.puzzle, callback=lambda board, score: boards.append((board.copy(), score))
-    )
+        g.puzzle, callback=lambda board, score: boards.append((board.copy(), score)))
     assert boards and boards[-1][1] == result.best_score
     for board, score in boards:
         assert board.score() == score
@@ -124,8 +123,7 @@ def test_priority_colours_lower_bound_is_respected():
     assert planted_first10 > 0
     seen = []
     result = BacktrackSolver(priority_colours=[colour], priority_schedule=f"10:{planted_first10}").best(
-        puzzle, callback=lambda board, score: seen.append(board.copy())
-    )
+        puzzle, callback=lambda board, score: seen.append(board.copy()))
     assert result.best_score == puzzle.max_score
     deep = [board for board in seen + [result.best_board] if board.n_placed >= 10]
     assert deep and all(_sides_of(board, colour) >= planted_first10 for board in deep)
@@ -219,9 +217,8 @@ def test_best_search_on_packed_codes_and_on_colour_look_ups_is_the_same_search(o
 
     for seed in range(3):
         puzzle = generate(6, 5, 3, 5, seed=seed, hints=seed % 2).puzzle
-        options = dict(
-            order=order, schedule="8:1,16:2,24:4", node_limit=60_000, priority_colours=[1], priority_schedule="12:2"
-        )
+        options = dict(order=order, schedule="8:1,16:2,24:4", node_limit=60_000, priority_colours=[1],
+                       priority_schedule="12:2")
         packed = BacktrackSolver(**options).best(puzzle)
         with monkeypatch.context() as patch:
             patch.setattr(plan_module, "CODE_BITS", 0)

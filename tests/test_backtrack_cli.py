@@ -62,9 +62,7 @@ def test_solve_all_in_another_board_format(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "solve", path, "--all", "--out", tmp_path / "all" / "s.txt", "--json")
     assert code == 2  # folder missing: a bad-input error
     (tmp_path / "all").mkdir()
-    code, out, _ = run_cli(
-        capsys, "solve", path, "--all", "--out", tmp_path / "all" / "s.txt", "--board-format", "owen-solution", "--json"
-    )
+    code, out, _ = run_cli(capsys, "solve", path, "--all", "--out", tmp_path / "all" / "s.txt", "--board-format", "owen-solution", "--json")
     data = json.loads(out)
     reference = reference_solutions(made.puzzle)  # brute force, by the rules alone
     assert code == 0 and data["complete"] and len(data["files"]) == data["solutions"] == len(reference)
@@ -100,11 +98,7 @@ def test_search_says_when_it_first_reached_its_best_scores(capsys, puzzle_file):
     code, out, _ = run_cli(capsys, "search", puzzle_file, "--schedule", "5:1", "--json")
     data = json.loads(out)
     reached = data["statistics"]["best_score_at"]
-    assert (
-        code == 0
-        and max(map(int, reached)) == data["best_score"]
-        and str(data["deepest"]) in data["statistics"]["deepest_at"]
-    )
+    assert code == 0 and max(map(int, reached)) == data["best_score"] and str(data["deepest"]) in data["statistics"]["deepest_at"]
     code, out, _ = run_cli(capsys, "search", puzzle_file, "--schedule", "5:1")
     line = next(x for x in out.splitlines() if x.startswith("best score first reached at: "))
     assert code == 0 and re.search(rf"\b{data['best_score']} \([0-9.e-]+ s\)$", line.rstrip())
@@ -112,20 +106,8 @@ def test_search_says_when_it_first_reached_its_best_scores(capsys, puzzle_file):
 
 def test_search_time_limit_and_fill(capsys, tmp_path):
     out_file = tmp_path / "best.txt"
-    code, out, _ = run_cli(
-        capsys,
-        "search",
-        "owen1-8x8",
-        "--schedule",
-        "breaks:40,50,55",
-        "--time-limit",
-        "0.5",
-        "--out",
-        out_file,
-        "--json",
-        "--seed",
-        "1",
-    )
+    code, out, _ = run_cli(capsys, "search", "owen1-8x8", "--schedule", "breaks:40,50,55", "--time-limit", "0.5",
+                           "--out", out_file, "--json", "--seed", "1")
     data = json.loads(out)
     assert code == 0 and data["stopped_by"] in ("time", "target") and data["written_score"] >= data["best_score"]
     assert run_cli(capsys, "score", "owen1-8x8", out_file, "--json")[0] == 0
@@ -134,49 +116,26 @@ def test_search_time_limit_and_fill(capsys, tmp_path):
 def test_search_with_blackwoods_method(capsys, tmp_path):
     """His order, break indexes, pattern bound and sorted lists, on e2 for a few nodes."""
     out_file = tmp_path / "best.txt"
-    code, out, _ = run_cli(
-        capsys,
-        "search",
-        "e2",
-        "--order",
-        "blackwood",
-        "--schedule",
-        "blackwood",
-        "--priority-colours",
-        "20,5,7",
-        "--priority-schedule",
-        "blackwood",
-        "--priority-first",
-        "--seed",
-        "1",
-        "--node-limit",
-        "3000000",
-        "--jobs",
-        "1",
-        "--out",
-        out_file,
-        "--json",
-    )
+    code, out, _ = run_cli(capsys, "search", "e2", "--order", "blackwood", "--schedule", "blackwood",
+                           "--priority-colours", "20,5,7", "--priority-schedule", "blackwood", "--priority-first",
+                           "--seed", "1", "--node-limit", "3000000", "--jobs", "1", "--out", out_file, "--json")
     data = json.loads(out)
     assert code == 0 and data["statistics"]["priority_first"] is True and data["statistics"]["order"] == "blackwood"
     assert data["best_score"] > 100 and data["statistics"]["priority_colours"] == [20, 5, 7]
     assert run_cli(capsys, "score", "e2", out_file, "--json")[0] == 0
 
 
-@pytest.mark.parametrize(
-    "argv,needle",
-    [
-        (["count", "owen1-4x4", "--order", "zigzag"], "neither a scan order"),
-        (["search", "owen1-4x4", "--schedule", "sometimes"], "schedule"),
-        (["count", "owen1-4x4", "--frobnicate"], "unrecognized arguments"),
-        (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
-        (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
-        (["search", "owen1-4x4", "--priority-first"], "--priority-first needs --priority-colours"),
-        (["search", "owen1-4x4", "--schedule", "blackwood"], "16x16"),
-        (["count", "e2", "--kernel", "bits"], "--kernel lists"),
-        (["count", "owen1-4x4", "--kernel", "bits", "--solver", "cpsat"], "--kernel"),
-    ],
-)
+@pytest.mark.parametrize("argv,needle", [
+    (["count", "owen1-4x4", "--order", "zigzag"], "neither a scan order"),
+    (["search", "owen1-4x4", "--schedule", "sometimes"], "schedule"),
+    (["count", "owen1-4x4", "--frobnicate"], "unrecognized arguments"),
+    (["count", "owen1-4x4", "--solver", "nope"], "invalid choice"),
+    (["search", "owen1-4x4", "--priority-schedule", "3"], "needs --priority-colours"),
+    (["search", "owen1-4x4", "--priority-first"], "--priority-first needs --priority-colours"),
+    (["search", "owen1-4x4", "--schedule", "blackwood"], "16x16"),
+    (["count", "e2", "--kernel", "bits"], "--kernel lists"),
+    (["count", "owen1-4x4", "--kernel", "bits", "--solver", "cpsat"], "--kernel"),
+])
 def test_bad_options_are_one_line_exit_2(capsys, argv, needle):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
@@ -194,7 +153,8 @@ def test_ctrl_c_prints_statistics_and_exits_130(ignore_sigint):
     """The installed command, interrupted with SIGINT mid-search, prints the JSON so far and
     exits 130, also when started with SIGINT ignored as a shell starts a background job
     (the search installs its own handler)."""
-    code, out, err = interrupt(["count", "owen1-7x7", "--json"], ignore_sigint=ignore_sigint, after_cpu_seconds=3.0)
+    code, out, err = interrupt(["count", "owen1-7x7", "--json"], ignore_sigint=ignore_sigint,
+                               after_cpu_seconds=3.0)
     assert code == 130, err
     data = json.loads(out)
     assert data["complete"] is False and data["stopped_by"] == "interrupted" and data["nodes"] > 0
@@ -234,7 +194,8 @@ def test_count_kernel_option_reports_the_kernel_and_the_same_tree(capsys, kernel
 
 def test_sigterm_prints_statistics_and_exits_143():
     """SIGTERM stops the search after its current slice like Ctrl-C; the shell's code 143."""
-    code, out, err = interrupt(["count", "owen1-7x7", "--json"], signal_number=signal.SIGTERM, after_cpu_seconds=3.0)
+    code, out, err = interrupt(["count", "owen1-7x7", "--json"], signal_number=signal.SIGTERM,
+                               after_cpu_seconds=3.0)
     assert code == 143, err
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["statistics"]["signal"] == signal.SIGTERM

@@ -69,16 +69,9 @@ def test_corners_mirror_the_order():
     assert scan_order("frame", 3, 3)[-1] == 4
 
 
-@pytest.mark.parametrize(
-    "w,h,b,i,hints,seed",
-    [
-        (4, 4, 2, 3, "none", 1),
-        (5, 4, 2, 4, 2, 2),
-        (4, 5, 2, 4, "corner", 3),
-        (5, 5, 2, 5, 3, 4),
-        (3, 6, 3, 4, "none", 5),
-    ],
-)
+@pytest.mark.parametrize("w,h,b,i,hints,seed", [
+    (4, 4, 2, 3, "none", 1), (5, 4, 2, 4, 2, 2), (4, 5, 2, 4, "corner", 3), (5, 5, 2, 5, 3, 4), (3, 6, 3, 4, "none", 5),
+])
 def test_every_order_gives_the_same_solutions(w, h, b, i, hints, seed):
     g = generate(w, h, b, i, seed=seed, hints=hints)
     reference = BacktrackSolver().solve(g.puzzle, k=None)
@@ -97,7 +90,7 @@ def test_user_order_as_text_file_and_sequence(tmp_path):
     hint = g.puzzle.hints[0].square
     names = [square_name(s, 4) for s in reversed(range(16))]
     path = tmp_path / "order.txt"
-    path.write_text("# reversed row scan\n" + "\n".join(" ".join(names[r * 4 : (r + 1) * 4]) for r in range(4)))
+    path.write_text("# reversed row scan\n" + "\n".join(" ".join(names[r * 4:(r + 1) * 4]) for r in range(4)))
     expected = BacktrackSolver().count(g.puzzle).solutions
     assert BacktrackSolver(order=str(path)).count(g.puzzle).solutions == expected
     without_hint = [s for s in range(16) if s != hint][::-1]
@@ -121,13 +114,10 @@ def test_bad_orders_are_input_errors_naming_the_problem(tmp_path):
         scan_order("rowscan", 4, 4, "XX")
 
 
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10_000),
-    size=st.sampled_from([(3, 3), (4, 3), (4, 4), (5, 3)]),
-    hints=st.sampled_from(["none", 1, 2]),
-    data=st.data(),
-)
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([(3, 3), (4, 3), (4, 4), (5, 3)]),
+       hints=st.sampled_from(["none", 1, 2]), data=st.data())
 def test_any_permutation_of_the_squares_gives_the_same_solutions(seed, size, hints, data):
     """Arbitrary orders (no neighbour placed yet, three or four known sides, hints in the
     middle) all search the same solution set."""

@@ -27,42 +27,19 @@ from benchmarks.interrupts import Interrupted, interrupting_signals, was_interru
 from edgematch.engines.result import SearchResult
 
 
-def record(
-    label="colorpair",
-    limit=60.0,
-    complete=True,
-    cpu=10.0,
-    stopped_by=None,
-    instance="E_7_1",
-    variant="four_corners",
-    solutions=1,
-    nodes=1000,
-    **stats,
-):
+def record(label="colorpair", limit=60.0, complete=True, cpu=10.0, stopped_by=None, instance="E_7_1",
+           variant="four_corners", solutions=1, nodes=1000, **stats):
     engine = "cpsat" if label == "cpsat" else ("backtrack" if label == "backtrack" else "colorpair")
-    return dict(
-        kind="run",
-        instance=instance,
-        variant=variant,
-        label=label,
-        engine=engine,
-        options={},
-        time_limit=limit,
-        solutions=solutions,
-        nodes=nodes,
-        complete=complete,
-        stopped_by=None if complete else (stopped_by or "time"),
-        cpu_seconds=cpu,
-        wall_seconds=cpu,
-        statistics=stats,
-    )
+    return dict(kind="run", instance=instance, variant=variant, label=label, engine=engine, options={},
+                time_limit=limit, solutions=solutions, nodes=nodes, complete=complete,
+                stopped_by=None if complete else (stopped_by or "time"), cpu_seconds=cpu, wall_seconds=cpu,
+                statistics=stats)
 
 
 def key(limit, label="colorpair"):
     engine = "colorpair"
-    return dict(
-        kind="run", instance="E_7_1", variant="four_corners", label=label, engine=engine, options={}, time_limit=limit
-    )
+    return dict(kind="run", instance="E_7_1", variant="four_corners", label=label, engine=engine, options={},
+                time_limit=limit)
 
 
 def store_with(tmp_path, records):
@@ -86,7 +63,8 @@ def test_a_stopped_run_answers_only_shorter_limits(tmp_path):
 
 
 def test_runs_need_their_baseline_to_have_finished(tmp_path):
-    store = store_with(tmp_path, [record(cpu=30.0), record(label="heuristic:min-offer", complete=False, cpu=60.0)])
+    store = store_with(tmp_path, [record(cpu=30.0), record(label="heuristic:min-offer", complete=False,
+                                                                  cpu=60.0)])
     assert worth_running(store, "E_7_1", "four_corners", None, 60.0)
     assert worth_running(store, "E_7_1", "four_corners", "colorpair", 60.0)
     assert not worth_running(store, "E_7_1", "four_corners", "colorpair", 20.0)
@@ -121,24 +99,19 @@ def test_report_states_targets_and_misses_from_the_records(tmp_path):
 
 
 def test_report_flags_different_counts(tmp_path):
-    records = [
-        record("colorpair", cpu=2.0, solutions=2, decisions=10, probes=5),
-        record("backtrack", cpu=1.0, solutions=3),
-    ]
+    records = [record("colorpair", cpu=2.0, solutions=2, decisions=10, probes=5),
+               record("backtrack", cpu=1.0, solutions=3)]
     text = report(store_with(tmp_path, records), tmp_path / "r.md")
     assert "Identical counts from every engine that finished: NO on E_7_1" in text
 
 
 def test_timing_noise_compares_only_runs_that_grew_the_same_tree(tmp_path):
     same = dict(decisions=100, probes=50)
-    records = [
-        record(label="shaving:8", cpu=10.0, **same),
-        record(label="shaving:12", cpu=12.0, **same),
-        record(cpu=11.0, **same),  # shaving `all`: the same tree, 10-12 s
-        record(label="shaving:-", cpu=30.0, nodes=5000, decisions=900, probes=0),  # another tree
-        record(label="shaving:16", cpu=0.5, instance="E_7_2", **same),  # under 1 s: left out
-        record(label="shaving:8", cpu=0.4, instance="E_7_2", **same),
-    ]
+    records = [record(label="shaving:8", cpu=10.0, **same), record(label="shaving:12", cpu=12.0, **same),
+               record(cpu=11.0, **same),  # shaving `all`: the same tree, 10-12 s
+               record(label="shaving:-", cpu=30.0, nodes=5000, decisions=900, probes=0),  # another tree
+               record(label="shaving:16", cpu=0.5, instance="E_7_2", **same),  # under 1 s: left out
+               record(label="shaving:8", cpu=0.4, instance="E_7_2", **same)]
     text = timing_noise_text(store_with(tmp_path, records), ["E_7_1", "E_7_2"])
     assert "On 1 group of runs" in text
     assert "20 % longer than the fastest at the median" in text
@@ -148,12 +121,9 @@ def test_timing_noise_compares_only_runs_that_grew_the_same_tree(tmp_path):
 
 def test_sums_name_the_instances_they_leave_out_and_the_run_that_kept_each_out(tmp_path):
     labels = {"min-offer": "heuristic:min-offer", "min-expected-gap": "colorpair"}
-    records = [
-        record(label="heuristic:min-offer"),
-        record(),  # E_7_1: both finished, kept
-        record(label="heuristic:min-offer", instance="E_7_2", complete=False, cpu=60.0),
-        record(label="heuristic:min-offer", instance="E_7_3"),
-    ]  # E_7_3: the main run missing
+    records = [record(label="heuristic:min-offer"), record(),  # E_7_1: both finished, kept
+               record(label="heuristic:min-offer", instance="E_7_2", complete=False, cpu=60.0),
+               record(label="heuristic:min-offer", instance="E_7_3")]  # E_7_3: the main run missing
     text = left_out_text(store_with(tmp_path, records), ["E_7_1", "E_7_2", "E_7_3"], labels)
     assert "E_7_1" not in text
     assert "E_7_2 (min-offer > 60 s)" in text
@@ -162,12 +132,10 @@ def test_sums_name_the_instances_they_leave_out_and_the_run_that_kept_each_out(t
 
 
 def test_ablation_text_says_how_often_backjumping_jumped_with_and_without_shaving(tmp_path):
-    records = [
-        record(cpu=10.0, decisions=1000, probes=0, backjumps=5, levels_skipped=7),
-        record(label="colorpair_no_backjumping", cpu=8.0, decisions=1100, probes=0),
-        record(label="colorpair_no_preemption", cpu=11.0, decisions=1000, probes=0),
-        record(label="shaving:-", cpu=20.0, decisions=4000, probes=0, backjumps=80),
-    ]
+    records = [record(cpu=10.0, decisions=1000, probes=0, backjumps=5, levels_skipped=7),
+               record(label="colorpair_no_backjumping", cpu=8.0, decisions=1100, probes=0),
+               record(label="colorpair_no_preemption", cpu=11.0, decisions=1000, probes=0),
+               record(label="shaving:-", cpu=20.0, decisions=4000, probes=0, backjumps=80)]
     text = ablation_text(store_with(tmp_path, records), ["E_7_1"])
     assert "5 backjumps skipped 7 levels in 1,000 decisions: 0.5 backjumps per 100 decisions" in text
     assert "against 2 without shaving" in text
@@ -175,11 +143,9 @@ def test_ablation_text_says_how_often_backjumping_jumped_with_and_without_shavin
 
 
 def test_runs_given_a_longer_limit_are_named_with_it(tmp_path):
-    records = [
-        record(limit=400.0, cpu=90.0),  # the main run may have a longer limit: not listed
-        record(label="colorpair_no_backjumping", limit=400.0, cpu=80.0),
-        record(label="cpsat", complete=False, cpu=60.0),
-    ]
+    records = [record(limit=400.0, cpu=90.0),  # the main run may have a longer limit: not listed
+               record(label="colorpair_no_backjumping", limit=400.0, cpu=80.0),
+               record(label="cpsat", complete=False, cpu=60.0)]
     text = longer_limits_text(store_with(tmp_path, records), ["E_7_1"], "four_corners")
     assert text == " (60 s; longer for colorpair_no_backjumping of E_7_1: 400 s)"
     assert longer_limits_text(store_with(tmp_path, records[2:]), ["E_7_1"], "four_corners") == " (60 s)"
@@ -187,20 +153,16 @@ def test_runs_given_a_longer_limit_are_named_with_it(tmp_path):
 
 def test_timing_noise_never_compares_two_code_versions(tmp_path):
     same = dict(decisions=100, probes=50)
-    records = [
-        dict(record(label="shaving:8", cpu=10.0, **same), code="aaa"),
-        dict(record(label="shaving:12", cpu=15.0, **same), code="bbb"),
-    ]  # faster code, not noise
+    records = [dict(record(label="shaving:8", cpu=10.0, **same), code="aaa"),
+               dict(record(label="shaving:12", cpu=15.0, **same), code="bbb")]  # faster code, not noise
     assert timing_noise_text(store_with(tmp_path, records), ["E_7_1"]) == ""
 
 
 def test_timing_noise_compares_the_table1_run_with_later_runs_of_the_same_tree(tmp_path):
     same = dict(decisions=100, probes=50)
-    records = [
-        record(cpu=10.0, **same),  # the Table 1 run, older code (no version field)
-        dict(record(label="shaving:8", cpu=13.0, **same), code="bbb"),
-        dict(record(label="shaving:12", cpu=12.0, **same), code="bbb"),
-    ]
+    records = [record(cpu=10.0, **same),  # the Table 1 run, older code (no version field)
+               dict(record(label="shaving:8", cpu=13.0, **same), code="bbb"),
+               dict(record(label="shaving:12", cpu=12.0, **same), code="bbb")]
     text = timing_noise_text(store_with(tmp_path, records), ["E_7_1"])
     assert "on 1 instance the fastest later run of the same tree, with later code, took 1.20 to 1.20 times" in text
 
@@ -225,9 +187,8 @@ def finished(solutions=2, nodes=1000):
 
 
 def stopped(by, nodes=500):
-    return SearchResult(
-        solutions=0, nodes=nodes, complete=False, stopped_by=by, statistics={"decisions": 10, "probes": 5}
-    )
+    return SearchResult(solutions=0, nodes=nodes, complete=False, stopped_by=by,
+                        statistics={"decisions": 10, "probes": 5})
 
 
 @pytest.fixture
@@ -297,16 +258,8 @@ def test_the_store_refuses_interrupted_runs_and_reports_ignore_them(tmp_path):
 
 
 def table1_args(tmp_path, *engines):
-    return [
-        "--instances",
-        "E_7_1",
-        "--parts",
-        "table1",
-        "--engines",
-        ",".join(engines),
-        "--results",
-        str(tmp_path / "r.jsonl"),
-    ]
+    return ["--instances", "E_7_1", "--parts", "table1", "--engines", ",".join(engines),
+            "--results", str(tmp_path / "r.jsonl")]
 
 
 def test_the_script_keeps_the_runs_finished_before_an_interruption_and_exits_130(tmp_path, fake_engines, capsys):
@@ -434,44 +387,19 @@ def test_parallel_counts_report_marks_agreement_and_unfinished_runs():
     from benchmarks.benoist2008_counts import report_text
 
     def part(run_id, solutions, complete=True, done=4, puzzle=None):
-        return {
-            "run_id": run_id,
-            "puzzle": puzzle or f"benoist/run{run_id}",
-            "complete": complete,
-            "solutions": solutions,
-            "nodes": 1_000_000,
-            "subtrees_done": done,
-            "subtrees_total": 4,
-            "worker_seconds_total": 3.0,
-            "session": {"wall_seconds": 2.0},
-        }
+        return {"run_id": run_id, "puzzle": puzzle or f"benoist/run{run_id}", "complete": complete,
+                "solutions": solutions, "nodes": 1_000_000,
+                "subtrees_done": done, "subtrees_total": 4, "worker_seconds_total": 3.0,
+                "session": {"wall_seconds": 2.0}}
 
     records = [
         {"kind": "estimate", "instance": "E_9_1", "expected_nodes": 5e9},
-        {
-            "kind": "count",
-            "instance": "E_9_1",
-            "step": "colorpair",
-            "method": "colorpair",
-            "jobs": 2,
-            "parts": [part(1, 2)],
-        },
-        {
-            "kind": "count",
-            "instance": "E_9_1",
-            "step": "confirmation",
-            "method": "backtrack",
-            "jobs": 2,
-            "parts": [part(2, 2)],
-        },
-        {
-            "kind": "count",
-            "instance": "E_10_1",
-            "step": "colorpair",
-            "method": "colorpair",
-            "jobs": 2,
-            "parts": [part(3, 0, complete=False, done=1)],
-        },
+        {"kind": "count", "instance": "E_9_1", "step": "colorpair", "method": "colorpair", "jobs": 2,
+         "parts": [part(1, 2)]},
+        {"kind": "count", "instance": "E_9_1", "step": "confirmation", "method": "backtrack", "jobs": 2,
+         "parts": [part(2, 2)]},
+        {"kind": "count", "instance": "E_10_1", "step": "colorpair", "method": "colorpair", "jobs": 2,
+         "parts": [part(3, 0, complete=False, done=1)]},
     ]
     text = report_text(records)
     assert "| E_9_1 | 2 |" in text and "| yes |" in text and "5,000" in text
@@ -482,35 +410,17 @@ def test_parallel_counts_report_keeps_the_newest_run_of_each_puzzle():
     from benchmarks.benoist2008_counts import _steps
 
     def part(run_id, puzzle, solutions, complete):
-        return {
-            "run_id": run_id,
-            "puzzle": puzzle,
-            "complete": complete,
-            "solutions": solutions,
-            "nodes": 10,
-            "subtrees_done": 4 if complete else 1,
-            "subtrees_total": 4,
-            "worker_seconds_total": 3.0,
-            "session": {"wall_seconds": 2.0},
-        }
+        return {"run_id": run_id, "puzzle": puzzle, "complete": complete, "solutions": solutions,
+                "nodes": 10, "subtrees_done": 4 if complete else 1, "subtrees_total": 4,
+                "worker_seconds_total": 3.0, "session": {"wall_seconds": 2.0}}
 
     def record(*parts):
-        return {
-            "kind": "count",
-            "instance": "E_9_8",
-            "step": "confirmation",
-            "method": "backtrack",
-            "jobs": 2,
-            "parts": list(parts),
-        }
+        return {"kind": "count", "instance": "E_9_8", "step": "confirmation", "method": "backtrack",
+                "jobs": 2, "parts": list(parts)}
 
     # run 1 stopped, resumed to the end (its two sessions add up); run 2 replaced run 1
-    records = [
-        record(part(1, "benoist/E_9_8", 0, False)),
-        record(part(1, "benoist/E_9_8", 4, True)),
-        record(part(2, "benoist/E_9_8", 0, False)),
-        record(part(2, "benoist/E_9_8", 4, True)),
-    ]
+    records = [record(part(1, "benoist/E_9_8", 0, False)), record(part(1, "benoist/E_9_8", 4, True)),
+               record(part(2, "benoist/E_9_8", 0, False)), record(part(2, "benoist/E_9_8", 4, True))]
     step = _steps(records)[("E_9_8", "confirmation")]
     assert step["complete"] and step["solutions"] == 4 and step["runs"] == [2]
     assert step["wall"] == 4.0

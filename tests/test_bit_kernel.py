@@ -24,24 +24,12 @@ from edgematch.generator import generate
 ORDERS = ["rowscan", "colscan", "spiral-in", "spiral-out", "diagonal", "frame"]
 CASES = [  # width, height, frame colours, inner colours, hints, seed
     (w, h, b, i, hints, seed)
-    for seed, (w, h, b, i, hints) in enumerate(
-        [
-            (3, 3, 2, 2, "none"),
-            (4, 3, 2, 2, "none"),
-            (4, 4, 2, 2, "none"),
-            (4, 4, 2, 3, "none"),
-            (4, 4, 2, 4, 2),
-            (5, 3, 2, 3, "corner"),
-            (5, 4, 2, 4, "none"),
-            (3, 5, 2, 2, 1),
-            (5, 5, 2, 4, "none"),
-            (5, 5, 3, 5, "corner"),
-            (2, 2, 1, 1, "none"),
-            (2, 5, 1, 2, "none"),
-            (6, 4, 2, 4, 2),
-            (4, 6, 3, 5, "none"),
-        ]
-    )
+    for seed, (w, h, b, i, hints) in enumerate([
+        (3, 3, 2, 2, "none"), (4, 3, 2, 2, "none"), (4, 4, 2, 2, "none"), (4, 4, 2, 3, "none"),
+        (4, 4, 2, 4, 2), (5, 3, 2, 3, "corner"), (5, 4, 2, 4, "none"), (3, 5, 2, 2, 1),
+        (5, 5, 2, 4, "none"), (5, 5, 3, 5, "corner"), (2, 2, 1, 1, "none"), (2, 5, 1, 2, "none"),
+        (6, 4, 2, 4, 2), (4, 6, 3, 5, "none"),
+    ])
 ]
 
 
@@ -112,7 +100,8 @@ def test_split_prefixes_and_subtrees_agree(order):
         solver = BacktrackSolver(order=order, kernel=kernel)
         boards, head = solver.split(puzzle, 6)
         subtotal = [solver.count(puzzle, start=b) for b in boards]
-        prefixes[kernel] = ([board_key(b) for b in boards], head.nodes, [(r.solutions, r.nodes) for r in subtotal])
+        prefixes[kernel] = ([board_key(b) for b in boards], head.nodes,
+                            [(r.solutions, r.nodes) for r in subtotal])
     assert prefixes["lists"] == prefixes["bits"]
 
 

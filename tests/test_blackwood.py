@@ -31,7 +31,7 @@ def test_the_blackwood_order_on_other_boards():
     for w, h in ((10, 6), (12, 9), (16, 16)):
         order = scan_order("blackwood", w, h)
         assert sorted(order) == list(range(w * h))
-        assert order[:w] == [(h - 1) * w + c for c in range(w)]  # the bottom row first, from the left
+        assert order[: w] == [(h - 1) * w + c for c in range(w)]  # the bottom row first, from the left
         assert order[-1] == w - 1  # the top-right corner last
     assert scan_order("blackwood", 16, 16, "TL")[0] == 0
     assert scan_order("blackwood", 9, 9) == scan_order("rowscan", 9, 9, "BL")  # too small for its parts
@@ -157,14 +157,8 @@ def test_the_cut_of_a_sorted_list_is_the_same_tree_as_skipping(monkeypatch):
     for seed in range(3):
         puzzle = generate(6, 6, 3, 5, seed=seed).puzzle
         colours = list(puzzle.inner_colours[:2])
-        options = dict(
-            schedule="12:1,24:3",
-            priority_colours=colours,
-            priority_schedule="10:6,20:14",
-            priority_first=True,
-            seed=seed,
-            node_limit=40_000,
-        )
+        options = dict(schedule="12:1,24:3", priority_colours=colours, priority_schedule="10:6,20:14",
+                       priority_first=True, seed=seed, node_limit=40_000)
         cut = BacktrackSolver(**options).best(puzzle)
         with monkeypatch.context() as patch:
             patch.setattr(best_module, "CUT_SORTED_LISTS", False)

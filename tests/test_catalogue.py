@@ -29,19 +29,8 @@ def test_data_is_inside_the_package():
 
 def test_names_of_every_family():
     names = catalogue.bundled_names()
-    assert names[:11] == [
-        "e2",
-        "e2-clues",
-        "e2-bare",
-        "clue1",
-        "clue2",
-        "clue3",
-        "clue4",
-        "meta10",
-        "meta12",
-        "meta14",
-        "meta16",
-    ]
+    assert names[:11] == ["e2", "e2-clues", "e2-bare", "clue1", "clue2", "clue3", "clue4",
+                          "meta10", "meta12", "meta14", "meta16"]
     owen1 = [n for n in names if n.startswith("owen1-")]
     owen2 = [n for n in names if n.startswith("owen2-")]
     assert len(owen1) == len(owen2) == 171  # W = 3..20, H = 3..W
@@ -149,9 +138,7 @@ def test_clue_puzzles_heule_and_jwortmann_agree(k):
     assert profile(ours) == profile(heule)
     assert len(ours.frame_colours) == len(heule.frame_colours)
     assert len(ours.inner_colours) == len(heule.inner_colours)
-    assert sorted(T.canonical_form(t).count(0) for t in ours.tiles) == sorted(
-        T.canonical_form(t).count(0) for t in heule.tiles
-    )
+    assert sorted(T.canonical_form(t).count(0) for t in ours.tiles) == sorted(T.canonical_form(t).count(0) for t in heule.tiles)
 
 
 def test_meta_and_owen_sizes():

@@ -93,20 +93,8 @@ def test_verify_reads_a_viewer_url(capsys):
 
 def test_generate_then_verify_roundtrip(capsys, tmp_path):
     puzzle, solution = tmp_path / "g.txt", tmp_path / "g.sol"
-    code, out, _ = run_cli(
-        capsys,
-        "generate",
-        "6x4",
-        "--seed",
-        "5",
-        "--hints",
-        "corner",
-        "--out",
-        str(puzzle),
-        "--solution",
-        str(solution),
-        "--json",
-    )
+    code, out, _ = run_cli(capsys, "generate", "6x4", "--seed", "5", "--hints", "corner",
+                           "--out", str(puzzle), "--solution", str(solution), "--json")
     assert code == 0 and json.loads(out)["width"] == 6
     assert run_cli(capsys, "verify", str(puzzle), str(solution))[0] == 0
 
@@ -120,9 +108,7 @@ def test_convert_puzzle_between_formats(capsys, tmp_path):
 
 def test_show_writes_png_and_svg(capsys, tmp_path):
     png, svg = tmp_path / "b.png", tmp_path / "b.svg"
-    code, _, _ = run_cli(
-        capsys, "show", "e2", "record/Joshua_Blackwood_470", "--out", str(png), "--out", str(svg), "--cell", "20"
-    )
+    code, _, _ = run_cli(capsys, "show", "e2", "record/Joshua_Blackwood_470", "--out", str(png), "--out", str(svg), "--cell", "20")
     assert code == 0
     with Image.open(png) as image:
         assert image.size[0] >= 16 * 20 and image.size[1] >= 16 * 20
@@ -221,25 +207,22 @@ def test_ambiguous_file_asks_for_format(capsys, tmp_path):
     assert code == 2 and "--format" in err
 
 
-@pytest.mark.parametrize(
-    "argv, needle",
-    [
-        (["info", "no-such-puzzle"], "no-such-puzzle"),
-        (["info", "."], "directory"),
-        (["score", "e2", "no-such-board.txt"], "no-such-board.txt"),
-        (["score", "e2", "https://e2.bucas.name/#board_w=16&board_h=16&board_edges=abc"], "board_edges"),
-        (["score", "owen1-6x6", "record/Joshua_Blackwood_470"], "is a board of the official Eternity II tiles"),
-        (["generate", "0"], "too small"),
-        (["generate", "5x"], "size"),
-        (["generate", "5", "--hints", "999"], "hint"),
-        (["generate", "5", "--frame-colours", "0"], "colour"),
-        (["generate", "5", "--seed", "abc"], "seed"),
-        (["convert", "e2", "-", "--to", "klingon"], "klingon"),
-        (["show", "e2", "--out", "picture.gif"], "picture.gif"),
-        (["show", "e2", "--cell", "0", "--out", "x.png"], "cell"),
-        (["info", "e2", "--no-such-option"], "no-such-option"),
-    ],
-)
+@pytest.mark.parametrize("argv, needle", [
+    (["info", "no-such-puzzle"], "no-such-puzzle"),
+    (["info", "."], "directory"),
+    (["score", "e2", "no-such-board.txt"], "no-such-board.txt"),
+    (["score", "e2", "https://e2.bucas.name/#board_w=16&board_h=16&board_edges=abc"], "board_edges"),
+    (["score", "owen1-6x6", "record/Joshua_Blackwood_470"], "is a board of the official Eternity II tiles"),
+    (["generate", "0"], "too small"),
+    (["generate", "5x"], "size"),
+    (["generate", "5", "--hints", "999"], "hint"),
+    (["generate", "5", "--frame-colours", "0"], "colour"),
+    (["generate", "5", "--seed", "abc"], "seed"),
+    (["convert", "e2", "-", "--to", "klingon"], "klingon"),
+    (["show", "e2", "--out", "picture.gif"], "picture.gif"),
+    (["show", "e2", "--cell", "0", "--out", "x.png"], "cell"),
+    (["info", "e2", "--no-such-option"], "no-such-option"),
+])
 def test_bad_arguments(capsys, argv, needle):
     code, _, err = run_cli(capsys, *argv)
     assert code == 2, argv
@@ -275,26 +258,17 @@ def test_real_process_exit_status_and_single_line(tmp_path):
     assert done.returncode == 1
 
 
-@pytest.mark.parametrize(
-    "argv,needle",
-    [
-        (["info", "e2", "--format", "bogus"], "--format: unknown format 'bogus'"),
-        (
-            ["score", "e2", "record/Joshua_Blackwood_470", "--board-format", "bogus"],
-            "--board-format: unknown format 'bogus'",
-        ),
-        (["search", "owen1-4x4", "--target", "25"], "the target score 25 is outside 1..24"),
-        (
-            ["search", "owen1-4x4", "--priority-colours", "99", "--priority-schedule", "3:1"],
-            "priority colour 99 is not",
-        ),
-        (["count", "owen1-4x4", "--shaving", "all"], "--shaving belongs to the colorpair engine"),
-        (["count", "owen1-4x4", "--no-backjumping"], "--no-backjumping belongs to the colorpair engine"),
-        (["count", "owen1-4x4", "--solver", "cpsat", "--order", "spiral-in"], "--order and --corner do not apply"),
-        (["count", "owen1-4x4", "--time-limit", "nan"], "time limit must be a finite number"),
-        (["count", "owen1-4x4", "--time-limit", "-1"], "time limit must be a finite number"),
-    ],
-)
+@pytest.mark.parametrize("argv,needle", [
+    (["info", "e2", "--format", "bogus"], "--format: unknown format 'bogus'"),
+    (["score", "e2", "record/Joshua_Blackwood_470", "--board-format", "bogus"], "--board-format: unknown format 'bogus'"),
+    (["search", "owen1-4x4", "--target", "25"], "the target score 25 is outside 1..24"),
+    (["search", "owen1-4x4", "--priority-colours", "99", "--priority-schedule", "3:1"], "priority colour 99 is not"),
+    (["count", "owen1-4x4", "--shaving", "all"], "--shaving belongs to the colorpair engine"),
+    (["count", "owen1-4x4", "--no-backjumping"], "--no-backjumping belongs to the colorpair engine"),
+    (["count", "owen1-4x4", "--solver", "cpsat", "--order", "spiral-in"], "--order and --corner do not apply"),
+    (["count", "owen1-4x4", "--time-limit", "nan"], "time limit must be a finite number"),
+    (["count", "owen1-4x4", "--time-limit", "-1"], "time limit must be a finite number"),
+])
 def test_meaningless_options_are_refused_in_one_line(capsys, argv, needle):
     """Options that were silently accepted (or ignored) before the engine contract: each is
     refused with one line naming it, exit 2."""

@@ -90,11 +90,7 @@ def test_restart_nodes_refusals_name_the_option(capsys):
 def test_exact_squares_off_the_board_name_the_option(capsys):
     for value in ("Z99", "B17", "256", "B16;X"):
         code, _, err = run_cli(capsys, "search", "e2", "--exact-squares", value, "--node-limit", "10", "--jobs", "1")
-        assert (
-            code == 2
-            and err.strip().startswith("edgematch search: --exact-squares: ")
-            and len(err.strip().splitlines()) == 1
-        ), value
+        assert code == 2 and err.strip().startswith("edgematch search: --exact-squares: ") and len(err.strip().splitlines()) == 1, value
 
 
 def test_generate_a_huge_size_says_it_is_too_large(capsys):

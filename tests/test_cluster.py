@@ -31,19 +31,8 @@ def cluster(tmp_path):
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     procs = [
         subprocess.Popen(
-            [
-                DASK,
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--no-dashboard",
-                "--scheduler-file",
-                str(scheduler_file),
-            ],
-            **quiet,
-        )
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(scheduler_file)], **quiet)
     ]
     try:
         deadline = time.monotonic() + 60
@@ -53,21 +42,8 @@ def cluster(tmp_path):
         address = json.loads(scheduler_file.read_text())["address"]
         workers = [
             subprocess.Popen(
-                [
-                    DASK,
-                    "worker",
-                    address,
-                    "--nthreads",
-                    "1",
-                    "--nworkers",
-                    "1",
-                    "--no-nanny",
-                    "--no-dashboard",
-                    "--host",
-                    "127.0.0.1",
-                ],
-                **quiet,
-            )
+                [DASK, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-nanny", "--no-dashboard",
+                 "--host", "127.0.0.1"], **quiet)
             for _ in range(2)
         ]
         procs += workers
@@ -95,9 +71,8 @@ def counted(stdout: str) -> dict:
 
 def test_count_on_a_dask_cluster_is_exact(cluster, tmp_path):
     address, _ = cluster
-    done = run_console(
-        "count", "owen1-9x4", "--cluster", address, "--db", tmp_path / "runs.sqlite", "--json", "--quiet", timeout=300
-    )
+    done = run_console("count", "owen1-9x4", "--cluster", address, "--db", tmp_path / "runs.sqlite", "--json",
+                       "--quiet", timeout=300)
     assert done.returncode == 0, done.stderr
     assert counted(done.stdout) == OWEN_9X4
     parallel = json.loads(done.stdout)["statistics"]["parallel"]
@@ -110,9 +85,7 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, tmp_path):
     db = tmp_path / "runs.sqlite"
     proc = subprocess.Popen(
         console_command() + ["count", "owen1-9x4", "--cluster", address, "--db", str(db), "--json", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         deadline = time.monotonic() + 240

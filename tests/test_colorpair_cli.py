@@ -38,47 +38,29 @@ def test_count_json_has_the_statistics(capsys, puzzle_file):
     assert data["solutions"] == backtrack["solutions"] == len(reference_solutions(small_puzzle()))
     assert sum(data["nodes_per_depth"]) == data["nodes"]
     stats = data["statistics"]
-    for key in (
-        "nodes",
-        "backjumps",
-        "levels_skipped",
-        "probes",
-        "fail_pair",
-        "fail_instantiation",
-        "fail_shared_edges",
-        "fail_cycle",
-        "fail_empty_square",
-        "shaving_failures",
-        "preemptions",
-        "preempted_tiles",
-        "options",
-        "nodes_are",
-    ):
+    for key in ("nodes", "backjumps", "levels_skipped", "probes", "fail_pair", "fail_instantiation",
+                "fail_shared_edges", "fail_cycle", "fail_empty_square", "shaving_failures", "preemptions",
+                "preempted_tiles", "options", "nodes_are"):
         assert key in stats, key
     assert data["seconds"] > 0
     assert stats["options"]["heuristic"] == "min-expected-gap"
 
 
-@pytest.mark.parametrize(
-    "options,expected",
-    [
-        (["--no-preemption"], {"preemption": False}),
-        (["--no-backjumping"], {"backjumping": False}),
-        (["--no-shared-edges", "--no-cycles"], {"shared_edges": False, "cycles": False}),
-        (["--no-opposite-pairs", "--no-patterns"], {"opposite_pairs": False, "patterns": False}),
-        (["--no-contradiction", "--no-instantiation"], {"contradiction": False, "instantiation": False}),
-        (["--shaving", "all", "--shaving-passes", "one"], {"shaving": "all", "shaving_passes": "one"}),
-        (["--shaving", "2"], {"shaving": "2"}),
-        (["--shaving", "-"], {"shaving": "-"}),
-        (["--heuristic", "min-offer"], {"heuristic": "min-offer"}),
-        (["--heuristic", "min-expected-offer"], {"heuristic": "min-expected-offer"}),
-        (["--heuristic", "min-expected-ratio"], {"heuristic": "min-expected-ratio"}),
-        (
-            ["--heuristic", "max-expected-filtering", "--value-order", "probability"],
-            {"heuristic": "max-expected-filtering", "value_order": "probability"},
-        ),
-    ],
-)
+@pytest.mark.parametrize("options,expected", [
+    (["--no-preemption"], {"preemption": False}),
+    (["--no-backjumping"], {"backjumping": False}),
+    (["--no-shared-edges", "--no-cycles"], {"shared_edges": False, "cycles": False}),
+    (["--no-opposite-pairs", "--no-patterns"], {"opposite_pairs": False, "patterns": False}),
+    (["--no-contradiction", "--no-instantiation"], {"contradiction": False, "instantiation": False}),
+    (["--shaving", "all", "--shaving-passes", "one"], {"shaving": "all", "shaving_passes": "one"}),
+    (["--shaving", "2"], {"shaving": "2"}),
+    (["--shaving", "-"], {"shaving": "-"}),
+    (["--heuristic", "min-offer"], {"heuristic": "min-offer"}),
+    (["--heuristic", "min-expected-offer"], {"heuristic": "min-expected-offer"}),
+    (["--heuristic", "min-expected-ratio"], {"heuristic": "min-expected-ratio"}),
+    (["--heuristic", "max-expected-filtering", "--value-order", "probability"],
+     {"heuristic": "max-expected-filtering", "value_order": "probability"}),
+])
 def test_each_switch_reaches_the_engine(capsys, puzzle_file, options, expected, small_count):
     data = _count(capsys, puzzle_file, "--solver", "colorpair", *options)
     assert data["solutions"] == small_count and data["complete"]
@@ -115,41 +97,24 @@ def test_count_text_and_start_board(capsys, tmp_path):
 
 def test_solve_writes_a_verified_board(capsys, tmp_path, puzzle_file):
     out_path = tmp_path / "solution.txt"
-    code, out, err = run_cli(
-        capsys,
-        "solve",
-        puzzle_file,
-        "--solver",
-        "colorpair",
-        "--shaving",
-        "all",
-        "--no-backjumping",
-        "--quiet",
-        "--out",
-        out_path,
-    )
+    code, out, err = run_cli(capsys, "solve", puzzle_file, "--solver", "colorpair", "--shaving", "all",
+                             "--no-backjumping", "--quiet", "--out", out_path)
     assert code == 0, err
     code, out, err = run_cli(capsys, "verify", puzzle_file, out_path)
     assert code == 0, out + err
 
 
 def test_limits_and_incomplete(capsys):
-    data = json.loads(
-        run_cli(
-            capsys, "count", "benoist/E_10_16", "--solver", "colorpair", "--node-limit", "2000", "--json", "--quiet"
-        )[1]
-    )
+    data = json.loads(run_cli(capsys, "count", "benoist/E_10_16", "--solver", "colorpair", "--node-limit", "2000",
+                              "--json", "--quiet")[1])
     assert data["complete"] is False and data["stopped_by"] == "nodes"
 
 
-@pytest.mark.parametrize(
-    "argv,needle",
-    [
-        (["--solver", "colorpair", "--order", "spiral-in"], "--order"),
-        (["--solver", "colorpair", "--symmetry"], "--symmetry"),
-        (["--solver", "colorpair", "--shaving", "lots"], "shaving"),
-    ],
-)
+@pytest.mark.parametrize("argv,needle", [
+    (["--solver", "colorpair", "--order", "spiral-in"], "--order"),
+    (["--solver", "colorpair", "--symmetry"], "--symmetry"),
+    (["--solver", "colorpair", "--shaving", "lots"], "shaving"),
+])
 def test_bad_options_are_one_line_exit_2(capsys, puzzle_file, argv, needle):
     code, out, err = run_cli(capsys, "count", puzzle_file, *argv)
     assert code == 2

@@ -85,11 +85,8 @@ def test_every_method_works_or_refuses_in_one_line(name, puzzle, reference, star
             assert all(b.verify().valid and b.puzzle is puzzle for b in whole.boards)
         if "start" in can:
             part = call(start=start)
-            below = {
-                key
-                for key in reference
-                if all(key[sq] == board_key(start)[sq] for sq in range(puzzle.n_squares) if start.tiles[sq] >= 0)
-            }
+            below = {key for key in reference if all(key[sq] == board_key(start)[sq]
+                                                     for sq in range(puzzle.n_squares) if start.tiles[sq] >= 0)}
             assert part.complete and part.solutions == len(below), (name, method)
             if method != "count":
                 assert {board_key(b) for b in part.boards} == below
@@ -106,9 +103,8 @@ def test_every_method_works_or_refuses_in_one_line(name, puzzle, reference, star
         subtrees, head = engine.split(puzzle, 2)
         # one subtree type from every engine: a valid partial board (plus the engine's decisions)
         assert all(isinstance(s, Subtree) and s.verify(require_complete=False).valid for s in subtrees)
-        assert subtrees and sum(engine.count(puzzle, start=s).solutions for s in subtrees) + head.solutions == len(
-            reference
-        )
+        assert subtrees and sum(engine.count(puzzle, start=s).solutions for s in subtrees) + head.solutions \
+            == len(reference)
     else:
         with pytest.raises(InputError, match=f"the {name} solver cannot"):
             engine.split(puzzle, 2)
@@ -149,10 +145,8 @@ def test_meaningless_time_limits_are_refused_by_every_engine(value):
         Limits(time=value)
 
 
-@pytest.mark.parametrize(
-    "field,value",
-    [("nodes", 0), ("nodes", -5), ("nodes", 2.5), ("nodes", True), ("solutions", 0), ("solutions", math.inf)],
-)
+@pytest.mark.parametrize("field,value", [("nodes", 0), ("nodes", -5), ("nodes", 2.5), ("nodes", True),
+                                         ("solutions", 0), ("solutions", math.inf)])
 def test_meaningless_counts_are_refused(field, value):
     with pytest.raises(InputError):
         Limits(**{field: value})
@@ -166,15 +160,8 @@ def test_limits_keep_good_values_and_the_loose_spelling_overrides():
 
 
 def test_stop_reasons_are_the_strings_json_shows():
-    assert [r.value for r in StopReason] == [
-        "time",
-        "nodes",
-        "solutions",
-        "target",
-        "callback",
-        "interrupted",
-        "restarts",
-    ]
+    assert [r.value for r in StopReason] == ["time", "nodes", "solutions", "target", "callback", "interrupted",
+                                             "restarts"]
     assert StopReason.TIME == "time" and f"{StopReason.NODES}" == "nodes"
 
 
@@ -194,12 +181,8 @@ def test_the_driver_checks_limits_in_its_documented_order():
 
     result = SearchResult()
     driver = SliceDriver(result, Limits(), first_budget=10)
-    assert (
-        driver.run(
-            lambda budget: SliceReport(nodes=3, solutions=2, boards=["x", "y"]), callback=lambda board: board == "y"
-        )
-        is False
-    )
+    assert driver.run(lambda budget: SliceReport(nodes=3, solutions=2, boards=["x", "y"]),
+                      callback=lambda board: board == "y") is False
     assert result.stopped_by == StopReason.CALLBACK
 
     result = SearchResult()

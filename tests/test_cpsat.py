@@ -34,14 +34,8 @@ def _symmetric_puzzle() -> Puzzle:
     """A 3x3 whose centre tile looks the same in all four rotations and whose edge tiles
     are all alike: many placements, each to be counted once."""
     tiles = [
-        [0, 1, 1, 0],
-        [0, 0, 1, 1],
-        [1, 0, 0, 1],
-        [1, 1, 0, 0],  # corners
-        [0, 1, 2, 1],
-        [0, 1, 2, 1],
-        [0, 1, 2, 1],
-        [0, 1, 2, 1],  # edges (4 copies)
+        [0, 1, 1, 0], [0, 0, 1, 1], [1, 0, 0, 1], [1, 1, 0, 0],  # corners
+        [0, 1, 2, 1], [0, 1, 2, 1], [0, 1, 2, 1], [0, 1, 2, 1],  # edges (4 copies)
         [2, 2, 2, 2],  # centre, fully symmetric
     ]
     return Puzzle(np.array(tiles), 3, 3)

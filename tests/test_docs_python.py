@@ -23,9 +23,8 @@ def test_every_example_prints_what_its_comment_says(capsys, tmp_path, monkeypatc
     for block in python_blocks():
         exec(compile(block, str(DOC), "exec"), namespace)  # noqa: S102 - the page's own examples
         printed = capsys.readouterr().out.splitlines()
-        promised = [
-            line.split("#", 1)[1].strip() for line in block.splitlines() if line.startswith("print(") and "#" in line
-        ]
+        promised = [line.split("#", 1)[1].strip() for line in block.splitlines()
+                    if line.startswith("print(") and "#" in line]
         assert printed == promised
         checked += len(promised)
     assert checked == sum(block.count("\nprint(") + block.startswith("print(") for block in python_blocks()) > 0

@@ -26,9 +26,7 @@ from support.puzzles import planted
 from support.reference import all_boards_max_score, board_key, reference_solutions, reference_solve
 
 MISMATCH_RED = 'fill="#ff0000"'
-HINT_FRAME = re.compile(
-    r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="none" stroke="#000000"'
-)
+HINT_FRAME = re.compile(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="none" stroke="#000000"')
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>')
 
 
@@ -173,7 +171,7 @@ def test_estimate_per_depth_text_lists_every_depth(capsys):
     code, plain, _ = run_cli(capsys, "estimate", "owen1-4x4")
     code, out, _ = run_cli(capsys, "estimate", "owen1-4x4", "--per-depth")
     assert code == 0 and out.startswith(plain) and len(out) > len(plain)
-    rows = [line.split() for line in out[len(plain) :].splitlines()[1:]]
+    rows = [line.split() for line in out[len(plain):].splitlines()[1:]]
     assert [int(r[0]) for r in rows] == list(range(1, 17))
     assert [r[1] for r in rows] == [f"{row}{col}" for row in "ABCD" for col in range(1, 5)]  # the row scan
     data = json_of(capsys, "estimate", "owen1-4x4", "--json", "--per-depth")
@@ -189,9 +187,8 @@ def test_estimate_per_depth_json_reproduces_the_julia_package(capsys):
     ~14,702 solutions, 1.365e47 nodes.  The per-depth list must add up to them."""
     without = json_of(capsys, "estimate", "e2", "--order", "rowscan", "--corner", "BL", "--hints", "pooled", "--json")
     assert "expected_nodes_per_depth" not in without
-    data = json_of(
-        capsys, "estimate", "e2", "--order", "rowscan", "--corner", "BL", "--hints", "pooled", "--json", "--per-depth"
-    )
+    data = json_of(capsys, "estimate", "e2", "--order", "rowscan", "--corner", "BL", "--hints", "pooled", "--json",
+                   "--per-depth")
     per_depth = data["expected_nodes_per_depth"]
     assert len(per_depth) == len(data["order"]) == 255  # 256 squares, the starter is a hint
     assert data["order"][0] == "P1"  # the bottom-left corner
@@ -279,9 +276,7 @@ def test_search_schedule_forms_are_the_same_schedule(capsys, tmp_path):
     schedule_file.write_text("12\n")
     forms = ["12", "1:12", "list:12", "breaks:" + ",".join(["1"] * 12), schedule_file]
     results = [_search(capsys, path, "--schedule", form, "--max-tile-errors", "4") for form in forms]
-    assert {(r["best_score"], r["nodes"]) for r in results} == {
-        (all_boards_max_score(puzzle, True), results[0]["nodes"])
-    }
+    assert {(r["best_score"], r["nodes"]) for r in results} == {(all_boards_max_score(puzzle, True), results[0]["nodes"])}
     # a schedule of two: no reported board holds more than two invalid joins
     out = tmp_path / "two.txt"
     two = _search(capsys, path, "--schedule", "2", "--max-tile-errors", "4", "--out", out, "--no-fill")
@@ -315,9 +310,8 @@ def test_search_seed_shuffles_and_repeats(capsys, tmp_path):
 
 
 def test_search_restart_nodes(capsys):
-    data = _search(
-        capsys, "owen1-8x8", "--schedule", "3", "--seed", "1", "--restart-nodes", "1e3", "--node-limit", "3500"
-    )
+    data = _search(capsys, "owen1-8x8", "--schedule", "3", "--seed", "1", "--restart-nodes", "1e3",
+                   "--node-limit", "3500")
     assert data["nodes"] == 3500 and data["stopped_by"] == "nodes"
     assert data["statistics"]["restarts"] == 3500 // 1000
 
@@ -329,17 +323,8 @@ def test_search_priority_colours_and_schedule(capsys, tmp_path):
     colour = int(puzzle.inner_colours[0])
     everything = sum(int(c) == colour for t in puzzle.tiles for c in t)
     out = tmp_path / "cut.txt"
-    cut = _search(
-        capsys,
-        path,
-        "--priority-colours",
-        colour,
-        "--priority-schedule",
-        f"3:{everything + 1}",
-        "--out",
-        out,
-        "--no-fill",
-    )
+    cut = _search(capsys, path, "--priority-colours", colour, "--priority-schedule", f"3:{everything + 1}",
+                  "--out", out, "--no-fill")
     assert cut["statistics"]["priority_colours"] == [colour]
     # no three tiles can show more sides of the colour than the whole set: two tiles at most
     assert read_board(out, puzzle).n_placed == 2 and cut["best_score"] == 1
@@ -352,20 +337,8 @@ def test_search_priority_colours_and_schedule(capsys, tmp_path):
 def test_search_priority_auto_on_e2_is_the_julia_packages_choice(capsys):
     """Eternity2Puzzles.jl notes its colour choice for the official puzzle: "94 pieces, 122 sides
     total" (the --help example with a node limit)."""
-    data = _search(
-        capsys,
-        "e2",
-        "--order",
-        "e2path",
-        "--schedule",
-        "julia:470",
-        "--priority-colours",
-        "auto",
-        "--priority-schedule",
-        "julia:470",
-        "--node-limit",
-        "20000",
-    )
+    data = _search(capsys, "e2", "--order", "e2path", "--schedule", "julia:470", "--priority-colours", "auto",
+                   "--priority-schedule", "julia:470", "--node-limit", "20000")
     colours = set(data["statistics"]["priority_colours"])
     tiles = edgematch.load("e2").tiles
     assert sum(any(int(c) in colours for c in t) for t in tiles) == 94
@@ -390,13 +363,12 @@ def test_search_no_fill_and_board_format(capsys, tmp_path):
 @pytest.mark.parametrize("corner", ["TL", "BR"])
 def test_search_order_and_corner_fill_that_prefix(capsys, tmp_path, corner):
     out = tmp_path / "b.txt"
-    data = _search(
-        capsys, "owen1-6x6", "--order", "rowscan", "--corner", corner, "--node-limit", "2000", "--out", out, "--no-fill"
-    )
+    data = _search(capsys, "owen1-6x6", "--order", "rowscan", "--corner", corner, "--node-limit", "2000",
+                   "--out", out, "--no-fill")
     board = read_board(out, edgematch.load("owen1-6x6"))
     order = list(range(36)) if corner == "TL" else list(range(35, -1, -1))  # rows mirrored from BR
     placed = {int(s) for s in board.placed()}
-    assert 0 < len(placed) < 36 and placed == set(order[: len(placed)])
+    assert 0 < len(placed) < 36 and placed == set(order[:len(placed)])
     assert data["statistics"]["corner"] == corner
 
 
@@ -412,18 +384,8 @@ def test_count_and_solve_with_cpsat(capsys, tmp_path):
 
     owen = edgematch.load("owen1-4x4")
     (tmp_path / "all").mkdir()
-    data = json_of(
-        capsys,
-        "solve",
-        "owen1-4x4",
-        "--solver",
-        "cpsat",
-        "--all",
-        "--out",
-        tmp_path / "all" / "s.txt",
-        "--json",
-        "--quiet",
-    )
+    data = json_of(capsys, "solve", "owen1-4x4", "--solver", "cpsat", "--all", "--out", tmp_path / "all" / "s.txt",
+                   "--json", "--quiet")
     found = {board_key(read_board(name, owen)) for name in data["files"]}
     assert data["solver"] == "cpsat" and len(data["files"]) == data["solutions"]
     assert found == reference_solutions(owen)
@@ -470,25 +432,9 @@ def test_count_time_limit_stops_the_search(capsys):
 # ============================================================================ generate
 def test_generate_colour_counts_name_and_formats(capsys, tmp_path):
     puzzle_file, solution = tmp_path / "g.txt", tmp_path / "g.sol"
-    code, _, err = run_cli(
-        capsys,
-        "generate",
-        "6x4",
-        "--frame-colours",
-        2,
-        "--inner-colours",
-        3,
-        "--seed",
-        7,
-        "--name",
-        "tiny",
-        "--out",
-        puzzle_file,
-        "--solution",
-        solution,
-        "--board-format",
-        "owen-solution",
-    )
+    code, _, err = run_cli(capsys, "generate", "6x4", "--frame-colours", 2, "--inner-colours", 3, "--seed", 7,
+                           "--name", "tiny", "--out", puzzle_file, "--solution", solution, "--board-format",
+                           "owen-solution")
     assert code == 0, err
     facts = json_of(capsys, "info", puzzle_file, "--json")
     assert (facts["width"], facts["height"], facts["name"]) == (6, 4, "tiny")
@@ -500,10 +446,7 @@ def test_generate_colour_counts_name_and_formats(capsys, tmp_path):
 
 def test_generate_format_and_hints(capsys, tmp_path):
     nohint = tmp_path / "e6.dat"
-    assert (
-        run_cli(capsys, "generate", "6", "--hints", "corner", "--seed", 2, "--out", nohint, "--format", "benoist")[0]
-        == 0
-    )
+    assert run_cli(capsys, "generate", "6", "--hints", "corner", "--seed", 2, "--out", nohint, "--format", "benoist")[0] == 0
     head = nohint.read_text().split("\n")[:3]
     assert [len(line.split()) for line in head] == [1, 1, 1] and head[0] == "6"  # Benoist: size, colours, hints
     facts = json_of(capsys, "info", nohint, "--json")  # detected as benoist
@@ -526,9 +469,8 @@ def test_optimize_minutes_as_in_the_readme(capsys, tmp_path):
     puzzle = _unsolvable_5x5()
     path = write_puzzle_file(tmp_path, puzzle)
     db, out = tmp_path / "runs.sqlite", tmp_path / "best.txt"
-    code, stdout, err = run_cli(
-        capsys, "optimize", path, "--minutes", "0.01", "--out", out, "--db", db, "--seed", 1, "--quiet"
-    )
+    code, stdout, err = run_cli(capsys, "optimize", path, "--minutes", "0.01", "--out", out, "--db", db, "--seed", 1,
+                                "--quiet")
     assert code == 0, err
     assert f"wrote {out}" in stdout
     runs = json_of(capsys, "runs", "--db", db, "--json")["runs"]
@@ -546,44 +488,14 @@ def test_optimize_target_start_board_and_out_format(capsys, tmp_path):
     path = write_puzzle_file(tmp_path, made.puzzle)
     db = tmp_path / "runs.sqlite"
     target = made.puzzle.max_score - 6
-    hit = json_of(
-        capsys,
-        "optimize",
-        path,
-        "--moves",
-        "200000",
-        "--target",
-        target,
-        "--start",
-        "random",
-        "--seed",
-        3,
-        "--db",
-        db,
-        "--json",
-        "--quiet",
-    )
+    hit = json_of(capsys, "optimize", path, "--moves", "200000", "--target", target, "--start", "random", "--seed", 3,
+                  "--db", db, "--json", "--quiet")
     assert hit["stopped_by"] == "target" and target <= hit["best_score"] and hit["moves"] < 200000
     solution = tmp_path / "planted.txt"
     solution.write_text(format_board(made.solution, "edgematch"))
     out = tmp_path / "best.txt"
-    started = json_of(
-        capsys,
-        "optimize",
-        path,
-        "--moves",
-        "100",
-        "--start-board",
-        solution,
-        "--db",
-        db,
-        "--out",
-        out,
-        "--out-format",
-        "et2",
-        "--json",
-        "--quiet",
-    )
+    started = json_of(capsys, "optimize", path, "--moves", "100", "--start-board", solution, "--db", db, "--out", out,
+                      "--out-format", "et2", "--json", "--quiet")
     assert started["start"]["kind"] == "board" and started["best_score"] == made.puzzle.max_score
     assert read_board(out, made.puzzle, "et2").verify().valid
     # runs --limit: only the newest
@@ -597,54 +509,15 @@ def test_optimize_search_parameters_are_recorded(capsys, tmp_path):
 
     path = write_puzzle_file(tmp_path, _unsolvable_5x5())
     db = tmp_path / "runs.sqlite"
-    report = json_of(
-        capsys,
-        "optimize",
-        path,
-        "--moves",
-        "300",
-        "--seed",
-        2,
-        "--start",
-        "cp",
-        "--relax",
-        2,
-        "--start-seconds",
-        "1",
-        "--selection",
-        "checkerboard",
-        "--set-size",
-        4,
-        "--set-size-max",
-        6,
-        "--db",
-        db,
-        "--json",
-        "--quiet",
-    )
+    report = json_of(capsys, "optimize", path, "--moves", "300", "--seed", 2, "--start", "cp", "--relax", 2,
+                     "--start-seconds", "1", "--selection", "checkerboard", "--set-size", 4, "--set-size-max", 6,
+                     "--db", db, "--json", "--quiet")
     assert report["start"]["kind"] == "cp" and report["start"]["relaxed"] == 2
     with RunStore(db) as store:
         params = store.run(report["run_id"]).params
     assert (params["selection"], params["set_size"], params["set_size_max"]) == ("checkerboard", 4, 6)
-    back = json_of(
-        capsys,
-        "optimize",
-        path,
-        "--moves",
-        "300",
-        "--seed",
-        2,
-        "--start",
-        "backtrack",
-        "--schedule",
-        "2",
-        "--start-seconds",
-        "1",
-        "--db",
-        db,
-        "--json",
-        "--quiet",
-    )
+    back = json_of(capsys, "optimize", path, "--moves", "300", "--seed", 2, "--start", "backtrack", "--schedule", "2",
+                   "--start-seconds", "1", "--db", db, "--json", "--quiet")
     assert back["start"]["kind"] == "backtrack"
     with RunStore(db) as store:
         assert store.run(back["run_id"]).info["restart"]["schedule"] == "2"

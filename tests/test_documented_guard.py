@@ -69,7 +69,7 @@ def documented() -> tuple[set, set]:
                 loose.update((option, where) for option in OPTION.findall(piece))
             for i, match in enumerate(matches):
                 end = matches[i + 1].start() if i + 1 < len(matches) else len(piece)
-                rest = piece[match.end() : end]
+                rest = piece[match.end():end]
                 with_command.update((match.group(1), option, where) for option in OPTION.findall(rest))
     return with_command, loose
 
@@ -90,31 +90,19 @@ def texts_of_tests() -> dict[str, str]:
 def _used(option: str, command: str | None) -> list[str]:
     quoted = re.compile(r"""["']""" + re.escape(option) + r"""(?:["'=\s])""")
     name = re.compile(r"""["']""" + command + r"""["']""") if command else None
-    return [
-        file for file, text in texts_of_tests().items() if quoted.search(text) and (name is None or name.search(text))
-    ]
+    return [file for file, text in texts_of_tests().items()
+            if quoted.search(text) and (name is None or name.search(text))]
 
 
 def test_the_scan_finds_the_documented_options():
     """The scan itself works: it sees options the issue names as documented."""
     with_command, loose = documented()
     found = {(c, o) for c, o, _ in with_command}
-    for pair in [
-        ("optimize", "--minutes"),
-        ("convert", "--from"),
-        ("show", "--numbers"),
-        ("estimate", "--compare"),
-        ("solve", "-k"),
-        ("info", "--list"),
-        ("optimize", "--resume"),
-        ("search", "--schedule"),
-        ("count", "--solver"),
-        ("runs", "--run"),
-    ]:
+    for pair in [("optimize", "--minutes"), ("convert", "--from"), ("show", "--numbers"), ("estimate", "--compare"),
+                 ("solve", "-k"), ("info", "--list"), ("optimize", "--resume"), ("search", "--schedule"),
+                 ("count", "--solver"), ("runs", "--run")]:
         assert pair in found, pair
-    assert {"--kernel", "--allow-frame-errors", "--no-fill", "--priority-colours"} <= {o for o, _ in loose} | {
-        o for _, o, _ in with_command
-    }
+    assert {"--kernel", "--allow-frame-errors", "--no-fill", "--priority-colours"} <= {o for o, _ in loose} | {o for _, o, _ in with_command}
 
 
 def _cases():
@@ -127,10 +115,8 @@ def _cases():
 @pytest.mark.parametrize("command,option", _cases(), ids=lambda v: str(v))
 def test_documented_option_exists_and_is_tested(command, option):
     with_command, loose = documented()
-    where = sorted(
-        {w for c, o, w in with_command if (c, o) == (command, option)}
-        | {w for o, w in loose if command is None and o == option}
-    )
+    where = sorted({w for c, o, w in with_command if (c, o) == (command, option)} |
+                   {w for o, w in loose if command is None and o == option})
     if command is not None:
         assert option in accepted()[command], f"{where}: 'edgematch {command}' has no option {option}"
     else:

@@ -27,7 +27,9 @@ def _brute_force_best(board):
     free = sorted(set(range(puzzle.n_tiles)) - {int(t) for t in board.tiles if t >= 0})
     best = -1
     for perm in itertools.permutations(free):
-        options = [[r for r in range(4) if T.fits_border(puzzle.tiles[t], r, s, W, H)] for s, t in zip(empty, perm)]
+        options = [
+            [r for r in range(4) if T.fits_border(puzzle.tiles[t], r, s, W, H)] for s, t in zip(empty, perm)
+        ]
         for rots in itertools.product(*options):
             trial = board.copy()
             for s, t, r in zip(empty, perm, rots):
@@ -149,12 +151,7 @@ def test_search_fills_in_the_recipe_on_big_boards_only(capsys):
     assert (stats["order"], stats["schedule"], stats["priority_colours"]) == ("e2path", "julia:470", [])
     code, text, _ = run_cli(capsys, "search", "owen1-4x4", "--json", "--quiet")
     stats = json.loads(text)["statistics"]
-    assert (stats["order"], stats["schedule"], stats["endgame_squares"], stats["save_boards"]) == (
-        "rowscan",
-        None,
-        0,
-        None,
-    )
+    assert (stats["order"], stats["schedule"], stats["endgame_squares"], stats["save_boards"]) == ("rowscan", None, 0, None)
     args = ["--order", "rowscan", "--schedule", "3", "--endgame", "0", "--node-limit", "100000", "--jobs", "1"]
     code, text, _ = run_cli(capsys, "search", "e2", *args, "--json", "--quiet")
     stats = json.loads(text)["statistics"]

@@ -57,9 +57,8 @@ def _solution_set(boards) -> set:
     return {board_key(board) for board in boards}
 
 
-@pytest.mark.parametrize(
-    "width,height,frame,inner,hints,seeds", BATCHES, ids=[f"{w}x{h}-b{b}i{i}-{hint}" for w, h, b, i, hint, _ in BATCHES]
-)
+@pytest.mark.parametrize("width,height,frame,inner,hints,seeds", BATCHES,
+                         ids=[f"{w}x{h}-b{b}i{i}-{hint}" for w, h, b, i, hint, _ in BATCHES])
 def test_engines_give_the_same_solution_sets(width, height, frame, inner, hints, seeds):
     for seed in seeds:
         g = generate(width, height, frame, inner, seed=seed, hints=hints)
@@ -89,11 +88,8 @@ def test_the_instances_are_interesting():
     """Most instances must have several solutions, or the comparison of solution sets above
     would be nearly as weak as a comparison of counts (counted here by the backtracker,
     which the batches check against the reference)."""
-    several = [
-        BacktrackSolver().count(generate(w, h, b, i, seed=seed, hints=hints).puzzle).solutions > 1
-        for w, h, b, i, hints, seeds in BATCHES
-        for seed in seeds
-    ]
+    several = [BacktrackSolver().count(generate(w, h, b, i, seed=seed, hints=hints).puzzle).solutions > 1
+               for w, h, b, i, hints, seeds in BATCHES for seed in seeds]
     assert sum(several) >= len(several) // 2
 
 
@@ -114,11 +110,8 @@ def test_owen_6x6_set_1_cpsat_finds_the_backtrackers_solutions():
     prefixes, _ = BacktrackSolver().split(fixed, 5)
     found = []
     for prefix in prefixes:
-        hints = [
-            Hint(sq, int(prefix.tiles[sq]), int(prefix.rotations[sq]))
-            for sq in range(puzzle.n_squares)
-            if prefix.tiles[sq] >= 0
-        ]
+        hints = [Hint(sq, int(prefix.tiles[sq]), int(prefix.rotations[sq]))
+                 for sq in range(puzzle.n_squares) if prefix.tiles[sq] >= 0]
         part = CpSatSolver().solve(fixed.with_hints(hints), k=None)
         assert part.complete
         found.extend(part.boards)

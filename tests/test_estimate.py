@@ -108,9 +108,9 @@ def test_inner_probabilities_by_enumeration(pool, need):
                 colours = [sides[i] for i in d]
                 if colours[: len(fixed_slots)] != fixed_slots:
                     continue
-                free = colours[len(fixed_slots) :]
+                free = colours[len(fixed_slots):]
                 pairs = [free[2 * j] == free[2 * j + 1] for j in range(m)]
-                if all(pairs[: m - k]) and not any(pairs[m - k :]):
+                if all(pairs[: m - k]) and not any(pairs[m - k:]):
                     good += 1
             assert q[k][m] == Fraction(good, len(draws)), (m, k)
 
@@ -241,9 +241,7 @@ def test_compare_orders_ranks_by_nodes():
 
 
 def test_cli_json(capsys):
-    code, out, _ = run_cli(
-        capsys, "estimate", "e2", "--order", "rowscan", "--corner", "BL", "--hints", "pooled", "--json"
-    )
+    code, out, _ = run_cli(capsys, "estimate", "e2", "--order", "rowscan", "--corner", "BL", "--hints", "pooled", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["expected_solutions"] == pytest.approx(14702.27, rel=1e-6)

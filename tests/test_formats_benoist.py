@@ -34,13 +34,7 @@ def test_file_rotation_names_the_side_facing_north():
     p, solution = planted(3, 3, 5, seed=4)
     tile = int(solution.tiles[4])  # the inner tile on the centre square
     for p_rot in range(4):
-        lines = [
-            "3",
-            str(int(p.tiles.max())),
-            "1",
-            f"2 2 {tile + 1} {p_rot}",
-            *(" ".join(map(str, t)) for t in p.tiles),
-        ]
+        lines = ["3", str(int(p.tiles.max())), "1", f"2 2 {tile + 1} {p_rot}", *(" ".join(map(str, t)) for t in p.tiles)]
         q = read("\n".join(lines) + "\n")
         shown = Board.from_hints(q).edges()[4].tolist()
         assert shown == [int(p.tiles[tile][(side + p_rot) % 4]) for side in range(4)]
@@ -68,29 +62,26 @@ def _replace_line(text, number, new):
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize(
-    "edit, line, message",
-    [
-        (lambda t: "", 1, "before the board size"),
-        (lambda t: "3\n4\n", 2, "before the number of hints"),
-        (lambda t: _replace_line(t, 1, "3 3"), 1, "expected 1 numbers"),
-        (lambda t: _replace_line(t, 1, "1"), 1, "too small"),
-        (lambda t: _replace_line(t, 1, "100000"), 1, "too large"),
-        (lambda t: _replace_line(t, 2, "-2"), 2, "negative"),
-        (lambda t: _replace_line(t, 2, "1"), 5, "above the 1 colours declared on line 2"),
-        (lambda t: _replace_line(t, 3, "-1"), 3, "negative"),
-        (lambda t: _replace_line(t, 3, "99"), 13, "announces 99 hint lines"),
-        (lambda t: _replace_line(t, 4, "3 1 1"), 4, "expected 4 numbers"),
-        (lambda t: _replace_line(t, 4, "4 1 1 0"), 4, "row 4 is out of range"),
-        (lambda t: _replace_line(t, 4, "3 4 1 0"), 4, "column 4 is out of range"),
-        (lambda t: _replace_line(t, 4, "3 1 10 0"), 4, "tile 10 is out of range"),
-        (lambda t: _replace_line(t, 4, "3 1 1 7"), 4, "rotation 7"),
-        (lambda t: t.rsplit("\n", 2)[0] + "\n", 12, "needs 9 tiles but the file ends after 8"),
-        (lambda t: t + "1 1 1 1\n", 14, "one too many"),
-        (lambda t: _replace_line(t, 7, "1 2 x 4"), 7, "not an integer"),
-        (lambda t: _replace_line(t, 7, "1 2 3"), 7, "expected 4 numbers"),
-    ],
-)
+@pytest.mark.parametrize("edit, line, message", [
+    (lambda t: "", 1, "before the board size"),
+    (lambda t: "3\n4\n", 2, "before the number of hints"),
+    (lambda t: _replace_line(t, 1, "3 3"), 1, "expected 1 numbers"),
+    (lambda t: _replace_line(t, 1, "1"), 1, "too small"),
+    (lambda t: _replace_line(t, 1, "100000"), 1, "too large"),
+    (lambda t: _replace_line(t, 2, "-2"), 2, "negative"),
+    (lambda t: _replace_line(t, 2, "1"), 5, "above the 1 colours declared on line 2"),
+    (lambda t: _replace_line(t, 3, "-1"), 3, "negative"),
+    (lambda t: _replace_line(t, 3, "99"), 13, "announces 99 hint lines"),
+    (lambda t: _replace_line(t, 4, "3 1 1"), 4, "expected 4 numbers"),
+    (lambda t: _replace_line(t, 4, "4 1 1 0"), 4, "row 4 is out of range"),
+    (lambda t: _replace_line(t, 4, "3 4 1 0"), 4, "column 4 is out of range"),
+    (lambda t: _replace_line(t, 4, "3 1 10 0"), 4, "tile 10 is out of range"),
+    (lambda t: _replace_line(t, 4, "3 1 1 7"), 4, "rotation 7"),
+    (lambda t: t.rsplit("\n", 2)[0] + "\n", 12, "needs 9 tiles but the file ends after 8"),
+    (lambda t: t + "1 1 1 1\n", 14, "one too many"),
+    (lambda t: _replace_line(t, 7, "1 2 x 4"), 7, "not an integer"),
+    (lambda t: _replace_line(t, 7, "1 2 3"), 7, "expected 4 numbers"),
+])
 def test_errors_name_the_line(edit, line, message):
     _, _, text = small()
     with pytest.raises(InputError) as info:

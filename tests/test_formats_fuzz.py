@@ -23,42 +23,9 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(
 MUTATION_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
 GARBAGE = [
-    "",
-    "x",
-    "-1",
-    "-7",
-    "0",
-    "-0",
-    "3.5",
-    "1e9",
-    "NaN",
-    "null",
-    "true",
-    "99999999999999999999999",
-    "4294967296",
-    "65536",
-    "1025",
-    "-99999999999",
-    "9" * 60,
-    "\x00",
-    "\u00e9",
-    "\U0001f642",
-    "[",
-    "]",
-    "{",
-    "}",
-    '"',
-    ",",
-    ":",
-    "#",
-    "\t",
-    "\n",
-    "/",
-    "aaaa",
-    "---/-",
-    "0x10",
-    "+5",
-    "１２",
+    "", "x", "-1", "-7", "0", "-0", "3.5", "1e9", "NaN", "null", "true", "99999999999999999999999",
+    "4294967296", "65536", "1025", "-99999999999", "9" * 60, "\x00", "\u00e9", "\U0001F642", "[", "]", "{",
+    "}", '"', ",", ":", "#", "\t", "\n", "/", "aaaa", "---/-", "0x10", "+5", "１２",
 ]
 
 
@@ -110,14 +77,14 @@ def mutated(draw, texts: tuple[str, ...]):
             text = text[: draw(st.integers(0, len(text)))]
         elif op in ("delete", "duplicate") and lines:
             i = draw(st.integers(0, len(lines) - 1))
-            lines[i : i + 1] = [] if op == "delete" else [lines[i], lines[i]]
+            lines[i: i + 1] = [] if op == "delete" else [lines[i], lines[i]]
             text = "".join(lines)
         elif op == "token":
             tokens = list(re.finditer(r"-?\w+|[^\w\s]", text))
             if tokens:
                 m = tokens[draw(st.integers(0, len(tokens) - 1))]
                 new = draw(st.sampled_from(GARBAGE) | st.integers(-(10**15), 10**15).map(str) | st.text(max_size=5))
-                text = text[: m.start()] + new + text[m.end() :]
+                text = text[: m.start()] + new + text[m.end():]
         else:
             at = draw(st.integers(0, len(text)))
             text = text[:at] + draw(st.sampled_from(GARBAGE) | st.text(max_size=8)) + text[at:]

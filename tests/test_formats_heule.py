@@ -50,31 +50,28 @@ def test_refuses_boards_taller_than_wide():
         format_puzzle(p, "heule")
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "empty file"),
-        ("x\n" + TILES, 1, "not an integer"),
-        ("1 2\n" + TILES, 1, "expected 1 numbers"),
-        ("-1\n" + TILES, 1, "negative"),
-        ("9\n1 1 1 1\n", 2, "announces 9 hint lines"),
-        ("1\n1 1 1 1\n", 2, "no pieces"),
-        ("1\n1 1 1\n" + TILES, 2, "expected 4 numbers"),
-        ("1\n3 1 1 1\n" + TILES, 2, "row 3 is out of range (1..2)"),
-        ("1\n1 0 1 1\n" + TILES, 2, "column 0 is out of range"),
-        ("1\n1 1 7 1\n" + TILES, 2, "piece 7 is out of range"),
-        ("1\n1 1 1 4\n" + TILES, 2, "rotation 4"),
-        ("1\n1 1 1 0\n" + TILES, 2, "does not fit the border"),
-        ("2\n1 1 1 1\n1 1 4 0\n" + TILES, 3, "two hints on square A1"),
-        ("2\n1 1 1 1\n2 1 1 0\n" + TILES, 3, "hinted twice"),
-        (TEXT.replace("3 1 0 3", "3 1 0 x"), 4, "not an integer"),
-        (TEXT.replace("3 1 0 3", "3 1 0 -3"), 4, "negative"),
-        (TEXT.replace("3 1 0 3", "3 1 0 99999999999999"), 4, "too large"),
-        (TEXT.replace("3 1 0 3", "3 0 0 0"), 4, "grey on 3 sides"),
-        (TEXT.replace("3 1 0 3", "3 0 3 0"), 4, "grey on 2 sides"),
-        (TEXT + "1 2 3 4\n", 9, "cannot infer the board size"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "empty file"),
+    ("x\n" + TILES, 1, "not an integer"),
+    ("1 2\n" + TILES, 1, "expected 1 numbers"),
+    ("-1\n" + TILES, 1, "negative"),
+    ("9\n1 1 1 1\n", 2, "announces 9 hint lines"),
+    ("1\n1 1 1 1\n", 2, "no pieces"),
+    ("1\n1 1 1\n" + TILES, 2, "expected 4 numbers"),
+    ("1\n3 1 1 1\n" + TILES, 2, "row 3 is out of range (1..2)"),
+    ("1\n1 0 1 1\n" + TILES, 2, "column 0 is out of range"),
+    ("1\n1 1 7 1\n" + TILES, 2, "piece 7 is out of range"),
+    ("1\n1 1 1 4\n" + TILES, 2, "rotation 4"),
+    ("1\n1 1 1 0\n" + TILES, 2, "does not fit the border"),
+    ("2\n1 1 1 1\n1 1 4 0\n" + TILES, 3, "two hints on square A1"),
+    ("2\n1 1 1 1\n2 1 1 0\n" + TILES, 3, "hinted twice"),
+    (TEXT.replace("3 1 0 3", "3 1 0 x"), 4, "not an integer"),
+    (TEXT.replace("3 1 0 3", "3 1 0 -3"), 4, "negative"),
+    (TEXT.replace("3 1 0 3", "3 1 0 99999999999999"), 4, "too large"),
+    (TEXT.replace("3 1 0 3", "3 0 0 0"), 4, "grey on 3 sides"),
+    (TEXT.replace("3 1 0 3", "3 0 3 0"), 4, "grey on 2 sides"),
+    (TEXT + "1 2 3 4\n", 9, "cannot infer the board size"),
+])
 def test_errors_name_the_line(text, line, message):
     with pytest.raises(InputError) as info:
         read(text)

@@ -61,22 +61,19 @@ def test_detection_never_guesses():
         detect_puzzle_format("2 3\n" + PIECES, "pieces.txt")
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "no pieces"),
-        ("2 3\n", 1, "ends after 0"),
-        ("2 3\n" + PIECES[:-8], 6, "ends after 5"),
-        ("2 3\n" + PIECES + "0 1 1 0\n", 8, "one too many"),
-        ("2 x\n" + PIECES, 1, "not an integer"),
-        ("2 1\n" + PIECES, 1, "too small"),
-        (PIECES.replace("0 3 3 1", "0 3 3"), 2, "expected 4 numbers"),
-        (PIECES.replace("0 3 3 1", "0 3 3 y"), 2, "not an integer"),
-        (PIECES.replace("0 3 3 1", "0 3 -3 1"), 2, "negative"),
-        (PIECES.replace("0 3 3 1", "0 0 3 1"), 6, "cannot infer the board size"),  # no header: last tile line
-        ("2 3\n" + PIECES.replace("0 3 3 1", "0 0 3 1"), 1, "corner tiles"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "no pieces"),
+    ("2 3\n", 1, "ends after 0"),
+    ("2 3\n" + PIECES[:-8], 6, "ends after 5"),
+    ("2 3\n" + PIECES + "0 1 1 0\n", 8, "one too many"),
+    ("2 x\n" + PIECES, 1, "not an integer"),
+    ("2 1\n" + PIECES, 1, "too small"),
+    (PIECES.replace("0 3 3 1", "0 3 3"), 2, "expected 4 numbers"),
+    (PIECES.replace("0 3 3 1", "0 3 3 y"), 2, "not an integer"),
+    (PIECES.replace("0 3 3 1", "0 3 -3 1"), 2, "negative"),
+    (PIECES.replace("0 3 3 1", "0 0 3 1"), 6, "cannot infer the board size"),  # no header: last tile line
+    ("2 3\n" + PIECES.replace("0 3 3 1", "0 0 3 1"), 1, "corner tiles"),
+])
 def test_pieces_errors(text, line, message):
     with pytest.raises(InputError) as info:
         parse_puzzle(text, "pieces.txt", "julia")
@@ -119,20 +116,17 @@ def test_et2_solution_verifies():
     assert parse_board(ET2, p, "b.et2", "et2").verify().valid
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "0 rows"),
-        (ET2.splitlines()[0] + "\n", 1, "1 rows"),
-        (ET2 + "---/- ---/- ---/-\n", 3, "3 rows"),
-        (ET2.replace("   6/0", ""), 2, "needs 3 squares"),
-        (ET2.replace("5/1", "5-1"), 1, "not piece/rotation"),
-        (ET2.replace("5/1", "7/1"), 1, "piece 7 does not exist"),
-        (ET2.replace("5/1", "0/1"), 1, "piece 0 does not exist"),
-        (ET2.replace("5/1", "5/4"), 1, "rotation 4"),
-        (ET2.replace("5/1", "1234567890123/1"), 1, "too large"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "0 rows"),
+    (ET2.splitlines()[0] + "\n", 1, "1 rows"),
+    (ET2 + "---/- ---/- ---/-\n", 3, "3 rows"),
+    (ET2.replace("   6/0", ""), 2, "needs 3 squares"),
+    (ET2.replace("5/1", "5-1"), 1, "not piece/rotation"),
+    (ET2.replace("5/1", "7/1"), 1, "piece 7 does not exist"),
+    (ET2.replace("5/1", "0/1"), 1, "piece 0 does not exist"),
+    (ET2.replace("5/1", "5/4"), 1, "rotation 4"),
+    (ET2.replace("5/1", "1234567890123/1"), 1, "too large"),
+])
 def test_et2_errors(text, line, message):
     p = parse_puzzle(PIECES, "pieces.txt", "julia")
     with pytest.raises(InputError) as info:

@@ -90,39 +90,36 @@ def test_bare_tile_list_is_not_detected_but_extension_breaks_the_tie():
     assert detect_puzzle_format(bare, "x.em").name == "edgematch"
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "no tiles"),
-        ("size 3 2\n1 2 0 0\n3 1 0 3\n2 0 0 1\n2 3 0 0\n2 3 1 0\n", 6, "ends after 5"),  # truncated
-        (SMALL + "1 1 0 0\n", 11, "one too many"),
-        (SMALL.replace("3 1 0 3", "3 1 x 3"), 6, "'x' is not an integer"),
-        (SMALL.replace("3 1 0 3", "3 1 0"), 6, "expected 4 numbers, found 3"),
-        (SMALL.replace("3 1 0 3", "3 1 0 -3"), 6, "negative"),
-        (SMALL.replace("3 1 0 3", "3 1234567890123 0 3"), 6, "too large"),
-        (SMALL.replace("3 1 0 3", "3 99999 0 3"), 6, "too large"),
-        (SMALL.replace("3 1 0 3", "0 0 0 3"), 6, "tile 2 (0 0 0 3) has 3 grey sides"),
-        (SMALL.replace("3 1 0 3", "3 1 0 0"), 3, "needs 4 corner tiles"),  # counts: at the size line
-        (SMALL.replace("size 3 2", "size 3 2 1"), 3, "size W H"),
-        (SMALL.replace("size 3 2", "size 0 2"), 3, "too small"),
-        (SMALL.replace("size 3 2", "size 2000 2"), 3, "too large"),
-        (SMALL.replace("size 3 2", "size 3 3"), 10, "needs 9 tiles but the file ends after 6"),
-        (SMALL + "size 3 2\n", 11, "second size"),
-        (SMALL + "name again\n", 11, "second name"),
-        (SMALL.replace("hint A1 1 1", "hint C1 1 1"), 4, "off the 3x2 board"),
-        (SMALL.replace("hint A1 1 1", "hint A9 1 1"), 4, "off the 3x2 board"),
-        (SMALL.replace("hint A1 1 1", "hint A1 1 1\nhint A1 6 0"), 5, "two hints on square A1"),
-        (SMALL.replace("hint A1 1 1", "hint A1 1 1\nhint A3 1 2"), 5, "hinted twice"),
-        (SMALL.replace("hint A1 1 1", "hint A1 1 0"), 4, "does not fit the border"),
-        (SMALL.replace("hint A1 1 1", "hint A1 1 4"), 4, "rotation 4"),
-        (SMALL.replace("hint A1 1 1", "hint A1 0 1"), 4, "numbered from 1"),
-        (SMALL.replace("hint A1 1 1", "hint A1 7 1"), 4, "there are 6 tiles"),
-        (SMALL.replace("hint A1 1 1", "hint A1 1"), 4, "hint SQUARE TILE ROTATION"),
-        (SMALL.replace("hint A1 1 1", "hint 1A 1 1"), 4, "not a square name"),
-        (SMALL.replace("hint A1 1 1", "hints A1 1 1"), 4, "neither a keyword"),
-        ("board 3 2\n1/0 . .\n. . .\n", 1, "board file"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "no tiles"),
+    ("size 3 2\n1 2 0 0\n3 1 0 3\n2 0 0 1\n2 3 0 0\n2 3 1 0\n", 6, "ends after 5"),  # truncated
+    (SMALL + "1 1 0 0\n", 11, "one too many"),
+    (SMALL.replace("3 1 0 3", "3 1 x 3"), 6, "'x' is not an integer"),
+    (SMALL.replace("3 1 0 3", "3 1 0"), 6, "expected 4 numbers, found 3"),
+    (SMALL.replace("3 1 0 3", "3 1 0 -3"), 6, "negative"),
+    (SMALL.replace("3 1 0 3", "3 1234567890123 0 3"), 6, "too large"),
+    (SMALL.replace("3 1 0 3", "3 99999 0 3"), 6, "too large"),
+    (SMALL.replace("3 1 0 3", "0 0 0 3"), 6, "tile 2 (0 0 0 3) has 3 grey sides"),
+    (SMALL.replace("3 1 0 3", "3 1 0 0"), 3, "needs 4 corner tiles"),  # counts: at the size line
+    (SMALL.replace("size 3 2", "size 3 2 1"), 3, "size W H"),
+    (SMALL.replace("size 3 2", "size 0 2"), 3, "too small"),
+    (SMALL.replace("size 3 2", "size 2000 2"), 3, "too large"),
+    (SMALL.replace("size 3 2", "size 3 3"), 10, "needs 9 tiles but the file ends after 6"),
+    (SMALL + "size 3 2\n", 11, "second size"),
+    (SMALL + "name again\n", 11, "second name"),
+    (SMALL.replace("hint A1 1 1", "hint C1 1 1"), 4, "off the 3x2 board"),
+    (SMALL.replace("hint A1 1 1", "hint A9 1 1"), 4, "off the 3x2 board"),
+    (SMALL.replace("hint A1 1 1", "hint A1 1 1\nhint A1 6 0"), 5, "two hints on square A1"),
+    (SMALL.replace("hint A1 1 1", "hint A1 1 1\nhint A3 1 2"), 5, "hinted twice"),
+    (SMALL.replace("hint A1 1 1", "hint A1 1 0"), 4, "does not fit the border"),
+    (SMALL.replace("hint A1 1 1", "hint A1 1 4"), 4, "rotation 4"),
+    (SMALL.replace("hint A1 1 1", "hint A1 0 1"), 4, "numbered from 1"),
+    (SMALL.replace("hint A1 1 1", "hint A1 7 1"), 4, "there are 6 tiles"),
+    (SMALL.replace("hint A1 1 1", "hint A1 1"), 4, "hint SQUARE TILE ROTATION"),
+    (SMALL.replace("hint A1 1 1", "hint 1A 1 1"), 4, "not a square name"),
+    (SMALL.replace("hint A1 1 1", "hints A1 1 1"), 4, "neither a keyword"),
+    ("board 3 2\n1/0 . .\n. . .\n", 1, "board file"),
+])
 def test_errors_name_the_line(text, line, message):
     err = error_of(text)
     assert err.source == "p.em"
@@ -133,24 +130,21 @@ def test_errors_name_the_line(text, line, message):
 BOARD = "board 3 2\n1/1 . 5/0\n. 3/2 .\n"
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "board W H"),
-        ("size 3 2\n", 1, "board W H"),
-        ("board 3\n1/1 . 5/0\n. 3/2 .\n", 1, "board W H"),
-        ("board 3 x\n1/1 . 5/0\n. 3/2 .\n", 1, "not an integer"),
-        ("board 2 3\n1/1 .\n5/0 .\n. 3/2\n", 1, "puzzle is 3x2"),
-        ("board 3 2\n1/1 . 5/0\n", 2, "ends after 1"),
-        (BOARD + ". . .\n", 4, "one too many"),
-        (BOARD.replace("1/1 . 5/0", "1/1 . 5/0 ."), 2, "needs 3 squares"),
-        (BOARD.replace("1/1", "1-1"), 2, "not TILE/ROTATION"),
-        (BOARD.replace("1/1", "x/1"), 2, "not an integer"),
-        (BOARD.replace("1/1", "7/1"), 2, "does not exist"),
-        (BOARD.replace("1/1", "0/1"), 2, "does not exist"),
-        (BOARD.replace("1/1", "1/4"), 2, "rotation 4"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "board W H"),
+    ("size 3 2\n", 1, "board W H"),
+    ("board 3\n1/1 . 5/0\n. 3/2 .\n", 1, "board W H"),
+    ("board 3 x\n1/1 . 5/0\n. 3/2 .\n", 1, "not an integer"),
+    ("board 2 3\n1/1 .\n5/0 .\n. 3/2\n", 1, "puzzle is 3x2"),
+    ("board 3 2\n1/1 . 5/0\n", 2, "ends after 1"),
+    (BOARD + ". . .\n", 4, "one too many"),
+    (BOARD.replace("1/1 . 5/0", "1/1 . 5/0 ."), 2, "needs 3 squares"),
+    (BOARD.replace("1/1", "1-1"), 2, "not TILE/ROTATION"),
+    (BOARD.replace("1/1", "x/1"), 2, "not an integer"),
+    (BOARD.replace("1/1", "7/1"), 2, "does not exist"),
+    (BOARD.replace("1/1", "0/1"), 2, "does not exist"),
+    (BOARD.replace("1/1", "1/4"), 2, "rotation 4"),
+])
 def test_board_errors_name_the_line(text, line, message):
     puzzle = read(SMALL)
     with pytest.raises(InputError) as info:

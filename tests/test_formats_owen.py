@@ -71,21 +71,18 @@ def test_pieces_file_is_ambiguous_with_julia_and_needs_format():
         detect_puzzle_format(PIECES, "pieces.txt")
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "empty file"),
-        ("3\n1 2 0 0\n", 1, "expected 2 numbers"),
-        ("3 x\n1 2 0 0\n", 1, "not an integer"),
-        ("1 6\n" + PIECES[4:], 1, "too small"),
-        ("3000 2\n" + PIECES[4:], 1, "too large"),
-        (PIECES.rsplit("1 0 0 1\n", 1)[0], 6, "ends after 5"),
-        (PIECES + "1 0 0 1\n", 8, "one too many"),
-        (PIECES.replace("3 1 0 3", "3 1 0 3 3"), 3, "expected 4 numbers, found 5"),
-        (PIECES.replace("3 1 0 3", "3 1 0 -3"), 3, "negative"),
-        (PIECES.replace("3 1 0 3", "3 1 0 0"), 1, "corner tiles"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("", 1, "empty file"),
+    ("3\n1 2 0 0\n", 1, "expected 2 numbers"),
+    ("3 x\n1 2 0 0\n", 1, "not an integer"),
+    ("1 6\n" + PIECES[4:], 1, "too small"),
+    ("3000 2\n" + PIECES[4:], 1, "too large"),
+    (PIECES.rsplit("1 0 0 1\n", 1)[0], 6, "ends after 5"),
+    (PIECES + "1 0 0 1\n", 8, "one too many"),
+    (PIECES.replace("3 1 0 3", "3 1 0 3 3"), 3, "expected 4 numbers, found 5"),
+    (PIECES.replace("3 1 0 3", "3 1 0 -3"), 3, "negative"),
+    (PIECES.replace("3 1 0 3", "3 1 0 0"), 1, "corner tiles"),
+])
 def test_pieces_errors(text, line, message):
     with pytest.raises(InputError) as info:
         parse_puzzle(text, "pieces.txt", "owen")
@@ -93,19 +90,16 @@ def test_pieces_errors(text, line, message):
     assert message in info.value.message
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("2 3\n" + SOLUTION[4:], 1, "puzzle is 3x2"),
-        (SOLUTION.rsplit("2 0 0\n", 1)[0], 6, "ends after 5"),
-        (SOLUTION + "2 0 0\n", 8, "one too many"),
-        (SOLUTION.replace("1 0 0\n", "3 0 0\n"), 3, "x = 3 is off the board"),
-        (SOLUTION.replace("1 0 0\n", "1 2 0\n"), 3, "y = 2 is off the board"),
-        (SOLUTION.replace("1 0 0\n", "1 0 4\n"), 3, "rotation 4"),
-        (SOLUTION.replace("1 0 0\n", "1 0\n"), 3, "expected 3 numbers"),
-        (SOLUTION.replace("2 0 0\n", "1 0 0\n"), 7, "pieces 2 and 6 are both on B2"),
-    ],
-)
+@pytest.mark.parametrize("text, line, message", [
+    ("2 3\n" + SOLUTION[4:], 1, "puzzle is 3x2"),
+    (SOLUTION.rsplit("2 0 0\n", 1)[0], 6, "ends after 5"),
+    (SOLUTION + "2 0 0\n", 8, "one too many"),
+    (SOLUTION.replace("1 0 0\n", "3 0 0\n"), 3, "x = 3 is off the board"),
+    (SOLUTION.replace("1 0 0\n", "1 2 0\n"), 3, "y = 2 is off the board"),
+    (SOLUTION.replace("1 0 0\n", "1 0 4\n"), 3, "rotation 4"),
+    (SOLUTION.replace("1 0 0\n", "1 0\n"), 3, "expected 3 numbers"),
+    (SOLUTION.replace("2 0 0\n", "1 0 0\n"), 7, "pieces 2 and 6 are both on B2"),
+])
 def test_solution_errors(text, line, message):
     with pytest.raises(InputError) as info:
         parse_board(text, puzzle(), "solution.txt", "owen-solution")

@@ -120,11 +120,8 @@ def test_bucas_refuses_colours_without_letters():
 def test_bucas_query_string_bare_parameters_and_puzzle_size():
     puzzle, board = planted(3, 3, 4, seed=6)
     fragment = format_board(board, "bucas").strip().split("#", 1)[1]
-    for text in (
-        f"https://e2.bucas.name/?{fragment}",
-        f"http://e2.bucas.name/index.html?{fragment}",
-        f"https://eternity2.dev/viewer?{fragment.replace('board_w=3&board_h=3', 'puzzle_size=3')}",
-    ):
+    for text in (f"https://e2.bucas.name/?{fragment}", f"http://e2.bucas.name/index.html?{fragment}",
+                 f"https://eternity2.dev/viewer?{fragment.replace('board_w=3&board_h=3', 'puzzle_size=3')}"):
         assert parse_board(text, puzzle, "<url>", "bucas") == board
     assert parse_board(fragment, puzzle, "<url>", "bucas") == board
     # A file holding the link, as written by format_board, reads through detection too.
@@ -251,23 +248,16 @@ def test_e2dev_puzzle_errors_name_the_line():
     data["hints"][0]["piece"] = 99
     with pytest.raises(InputError, match="tile 100") as caught:
         parse_puzzle(format_puzzle_json(data), "p.json", "e2dev")
-    assert (
-        caught.value.line
-        == format_puzzle_json(data)
-        .splitlines()
-        .index(next(line for line in format_puzzle_json(data).splitlines() if '"piece": 99' in line))
-        + 1
-    )
+    assert caught.value.line == format_puzzle_json(data).splitlines().index(
+        next(line for line in format_puzzle_json(data).splitlines() if '"piece": 99' in line)) + 1
 
 
 def format_puzzle_json(data):
     """The layout our writer uses: one piece or hint per line."""
     pieces = ",\n".join("    " + json.dumps(p) for p in data["pieces"])
     hints = ",\n".join("    " + json.dumps(h) for h in data["hints"])
-    return (
-        f'{{\n  "name": {json.dumps(data["name"])},\n  "width": {data["width"]},\n  "height": {data["height"]},\n'
-        f'  "numColors": {data["numColors"]},\n  "pieces": [\n{pieces}\n  ],\n  "hints": [\n{hints}\n  ]\n}}\n'
-    )
+    return (f'{{\n  "name": {json.dumps(data["name"])},\n  "width": {data["width"]},\n  "height": {data["height"]},\n'
+            f'  "numColors": {data["numColors"]},\n  "pieces": [\n{pieces}\n  ],\n  "hints": [\n{hints}\n  ]\n}}\n')
 
 
 @pytest.mark.parametrize(
@@ -296,9 +286,7 @@ def test_e2dev_puzzle_bad_files(text, message):
 
 SITE_BOARD_SCORE = 378
 SITE_BOARD_HASH = 9586690792615897613
-SITE_BOARD_CODES = [
-    int(x)
-    for x in """
+SITE_BOARD_CODES = [int(x) for x in """
 3 22 12 17 26 30 64 72 76 40 38 44 34 102 58 4 107 193 61 51 129 52 84 70 88 94 96 82 132 110 112 118
 125 153 829 149 161 234 156 170 200 198 144 140 478 1017 640 225 123 896 605 183 179 213 303 245 251 411
 612 913 265 395 696 217 172 794 976 184 208 228 238 220 279 753 481 495 644 680 617 254 188 261 399 273
@@ -309,8 +297,7 @@ SITE_BOARD_CODES = [
 454 355 671 684 529 503 1013 973 656 799 350 468 598 927 269 391 520 916 954 861 651 901 721 713 735 884
 256 583 551 727 624 661 558 994 964 1005 287 775 672 729 751 815 592 855 827 878 981 768 576 166 204 136
 10 895 928 756 961 909 837 867 935 997 986 888 817 779 801 807
-""".split()
-]
+""".split()]
 SITE_BOARD_EDGES = (
     "abdahcabaadcbabgjbabjfabackfacocacpcabpcoeababtemdabgcadhbacaabedgdafafgdacibtfacadtabveacrbnfac"
     "acrfsbacacvbqeacadtehdadadidofaddadsfaemwlmnfaeldaenvcafaencpcaeafhchbafaeibadwetwhpwswuiujsbafu"
@@ -327,15 +314,9 @@ SITE_BOARD_EDGES = (
 
 
 def site_doc(**changes):
-    doc = {
-        "name": "e2_official_variant00_pin3corners",
-        "size": 16,
-        "score": SITE_BOARD_SCORE,
-        "breaks": 480 - SITE_BOARD_SCORE,
-        "board": SITE_BOARD_CODES,
-        "board_hash": SITE_BOARD_HASH,
-        "board_edges": SITE_BOARD_EDGES,
-    }
+    doc = {"name": "e2_official_variant00_pin3corners", "size": 16, "score": SITE_BOARD_SCORE,
+           "breaks": 480 - SITE_BOARD_SCORE, "board": SITE_BOARD_CODES, "board_hash": SITE_BOARD_HASH,
+           "board_edges": SITE_BOARD_EDGES}
     doc.update(changes)
     return json.dumps({k: v for k, v in doc.items() if v is not None}, indent=2)
 

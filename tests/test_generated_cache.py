@@ -100,9 +100,7 @@ def test_machine_code_under_numba_cache_dir_is_counted(cache, tmp_path, monkeypa
     assert not (cache / "__pycache__").exists()  # the code is only below NUMBA_CACHE_DIR
     (listed,) = generated_cache.modules()
     assert listed.name == name and listed.compiled
-    assert listed.size == sum(path.stat().st_size for path in written.iterdir()) + len(
-        (cache / f"{name}.py").read_bytes()
-    )
+    assert listed.size == sum(path.stat().st_size for path in written.iterdir()) + len((cache / f"{name}.py").read_bytes())
     generated_cache.clear()
     assert not list(written.glob(f"{name}.*"))
 

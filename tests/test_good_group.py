@@ -124,7 +124,5 @@ def test_search_good_group_on_the_command_line(capsys, tmp_path):
     assert code == 0, err
     data = json.loads(out)
     assert data["statistics"]["good_group"] == 32
-    code, out, err = run_cli(
-        capsys, "search", "e2", "--good-group", "300", "--node-limit", "1000", "--jobs", "1", "--db", db
-    )
+    code, out, err = run_cli(capsys, "search", "e2", "--good-group", "300", "--node-limit", "1000", "--jobs", "1", "--db", db)
     assert code == 2 and "good group must keep 1..255" in err and "Traceback" not in err

@@ -27,9 +27,8 @@ print(BacktrackSolver(kernel="lists").count(edgematch.load("owen1-4x4")).solutio
 def _run(root: Path) -> int:
     env = dict(os.environ, PYTHONPATH=str(root))
     env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(root=str(root))], capture_output=True, text=True, env=env, timeout=300
-    )
+    done = subprocess.run([sys.executable, "-c", PROBE.format(root=str(root))], capture_output=True, text=True,
+                          env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     return int(done.stdout.split()[-1])
 

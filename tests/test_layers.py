@@ -31,15 +31,12 @@ def imported_modules(path: Path) -> set[str]:
     return {n for n in names if n.startswith("edgematch")}
 
 
-@pytest.mark.parametrize(
-    "layer,forbidden",
-    [
-        ("model", ("edgematch.engines", "edgematch.cli", "edgematch.formats", "edgematch.data", "edgematch.local")),
-        ("formats", ("edgematch.data.catalogue", "edgematch.engines", "edgematch.cli")),
-        ("engines", ("edgematch.cli",)),
-        ("local", ("edgematch.cli",)),
-    ],
-)
+@pytest.mark.parametrize("layer,forbidden", [
+    ("model", ("edgematch.engines", "edgematch.cli", "edgematch.formats", "edgematch.data", "edgematch.local")),
+    ("formats", ("edgematch.data.catalogue", "edgematch.engines", "edgematch.cli")),
+    ("engines", ("edgematch.cli",)),
+    ("local", ("edgematch.cli",)),
+])
 def test_lower_layers_never_import_higher_ones(layer, forbidden):
     offenders = []
     for path in sorted((PACKAGE / layer).rglob("*.py")):
@@ -52,15 +49,10 @@ def test_lower_layers_never_import_higher_ones(layer, forbidden):
 @pytest.mark.parametrize("layer", ["model", "formats", "engines", "local", "runs", "data"])
 def test_terminal_display_belongs_to_the_command_line(layer):
     """Progress lines and live displays (Rich) live in cli/; the library only reports."""
-    offenders = [
-        str(path.relative_to(PACKAGE))
-        for path in sorted((PACKAGE / layer).rglob("*.py"))
-        if any(
-            isinstance(node, (ast.Import, ast.ImportFrom))
-            and any((getattr(node, "module", None) or alias.name).startswith("rich") for alias in node.names)
-            for node in ast.walk(ast.parse(path.read_text()))
-        )
-    ]
+    offenders = [str(path.relative_to(PACKAGE)) for path in sorted((PACKAGE / layer).rglob("*.py"))
+                 if any(isinstance(node, (ast.Import, ast.ImportFrom)) and
+                        any((getattr(node, "module", None) or alias.name).startswith("rich") for alias in node.names)
+                        for node in ast.walk(ast.parse(path.read_text())))]
     assert offenders == []
 
 

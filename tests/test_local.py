@@ -61,14 +61,10 @@ def border_ok(board: Board) -> bool:
 
 
 def hints_ok(board: Board) -> bool:
-    return all(
-        board.tiles[h.square] == h.tile
-        and np.array_equal(
-            T.rotate(board.puzzle.tiles[h.tile], int(board.rotations[h.square])),
-            T.rotate(board.puzzle.tiles[h.tile], h.rotation),
-        )
-        for h in board.puzzle.hints
-    )
+    return all(board.tiles[h.square] == h.tile
+               and np.array_equal(T.rotate(board.puzzle.tiles[h.tile], int(board.rotations[h.square])),
+                                  T.rotate(board.puzzle.tiles[h.tile], h.rotation))
+               for h in board.puzzle.hints)
 
 
 # ----------------------------------------------------------------------------- Hungarian
@@ -302,27 +298,12 @@ def step(search: TabuVLNS, puzzle, state: SearchState, moves: int) -> SearchStat
 
 
 @pytest.mark.parametrize("assignment", ["scipy", "compiled"])
-@pytest.mark.parametrize(
-    "extra",
-    [
-        {},
-        {"accept_slack": 1},
-        {"penalty": 2, "penalty_decay": 3},
-        {"selection": "checkerboard", "diversify_rotation": "random", "tie_break": "first"},
-        {"forced_moves": 1},
-    ],
-)
+@pytest.mark.parametrize("extra", [{}, {"accept_slack": 1}, {"penalty": 2, "penalty_decay": 3},
+                                   {"selection": "checkerboard", "diversify_rotation": "random", "tie_break": "first"},
+                                   {"forced_moves": 1}])
 def test_tabu_run_keeps_invariants(puzzle7, extra, assignment):
-    search = TabuVLNS(
-        seed=1,
-        set_size=3,
-        set_size_max=8,
-        plateau_length=40,
-        intensify_after=3,
-        diversify_moves=3,
-        assignment=assignment,
-        **extra,
-    )
+    search = TabuVLNS(seed=1, set_size=3, set_size_max=8, plateau_length=40, intensify_after=3, diversify_moves=3,
+                      assignment=assignment, **extra)
     state = search.initial_state(puzzle7)
     for _ in range(25):
         state = step(search, puzzle7, state, 37)
@@ -349,12 +330,8 @@ def test_scipy_and_compiled_assignment_make_the_same_run(puzzle7, extra):
     the weights makes each move's optimal assignment unique (a tie needs two different
     permutations with equal noise sums), so SciPy and the compiled Hungarian method pick
     the same one, move after move, and the two runs coincide."""
-    runs = [
-        TabuVLNS(seed=7, set_size=3, set_size_max=12, plateau_length=40, intensify_after=3, assignment=mode, **extra)
-        .optimize(puzzle7, max_moves=2500)
-        .state
-        for mode in ("scipy", "compiled")
-    ]
+    runs = [TabuVLNS(seed=7, set_size=3, set_size_max=12, plateau_length=40, intensify_after=3, assignment=mode,
+                     **extra).optimize(puzzle7, max_moves=2500).state for mode in ("scipy", "compiled")]
     assert runs[0].counters[K.CHANGES] > 100
     for name in ("tile", "rot", "best_tile", "tabu_pos", "tabu_arc", "rng", "counters", "side_weights"):
         assert np.array_equal(getattr(runs[0], name), getattr(runs[1], name)), name
@@ -379,9 +356,8 @@ def test_penalties_weigh_unmatched_joins():
     pieces = state.tile[squares].copy()
     zero = np.zeros(k, np.int64)
     assignment_weights(t.rotated, t.fit, t.outer_mask, pieces, squares, needs, k, plain, rot_a, zero)
-    weighted_assignment_weights(
-        t.rotated, t.fit, t.outer_mask, pieces, squares, needs, side_weights, k, weighted, rot_b, zero
-    )
+    weighted_assignment_weights(t.rotated, t.fit, t.outer_mask, pieces, squares, needs, side_weights, k, weighted,
+                                rot_b, zero)
     assert np.array_equal(plain, weighted)  # weight 1 everywhere: the plain count
     K.bump_penalties(t.rotated, t.neighbours, state.tile, state.rot, side_weights, 3, counters, 0)
     mismatched = {(m.join.a, m.join.b) for m in state.to_board().mismatches()}
@@ -395,15 +371,8 @@ def test_penalties_weigh_unmatched_joins():
 def test_tabu_lists_are_honoured_move_by_move(puzzle6):
     """Replays single moves: a moved piece never takes a tabu arc, no tabu square is in S
     while enough free squares exist (checked on the squares whose tile or rotation changed)."""
-    search = TabuVLNS(
-        seed=4,
-        set_size=4,
-        set_size_max=4,
-        position_tenure=(3, 5),
-        arc_tenure=(30, 60),
-        plateau_length=0,
-        selection="random",
-    )
+    search = TabuVLNS(seed=4, set_size=4, set_size_max=4, position_tenure=(3, 5), arc_tenure=(30, 60),
+                      plateau_length=0, selection="random")
     state = search.initial_state(puzzle6)
     n = puzzle6.n_squares
     arc_used = 0
@@ -441,34 +410,14 @@ def test_intensification_restores_the_best_board(puzzle6):
 @pytest.mark.parametrize("assignment", ["scipy", "compiled"])
 def test_resumed_search_continues_exactly(puzzle7, assignment, tie_break):
     """Stopping, saving the state as bytes and resuming gives the very same run."""
-    search = TabuVLNS(
-        seed=11,
-        set_size=3,
-        set_size_max=7,
-        plateau_length=60,
-        intensify_after=2,
-        tie_break=tie_break,
-        assignment=assignment,
-    )
+    search = TabuVLNS(seed=11, set_size=3, set_size_max=7, plateau_length=60, intensify_after=2, tie_break=tie_break,
+                      assignment=assignment)
     straight = search.optimize(puzzle7, max_moves=3000).state
     half = search.optimize(puzzle7, max_moves=1300).state
     restored = SearchState.from_bytes(half.to_bytes())
     resumed = search.optimize(puzzle7, state=restored, max_moves=3000).state
-    for name in (
-        "tile",
-        "rot",
-        "best_tile",
-        "best_rot",
-        "tabu_pos",
-        "tabu_arc",
-        "rng",
-        "counters",
-        "local_tile",
-        "local_rot",
-        "side_weights",
-        "segment_tile",
-        "segment_rot",
-    ):
+    for name in ("tile", "rot", "best_tile", "best_rot", "tabu_pos", "tabu_arc", "rng", "counters", "local_tile",
+                 "local_rot", "side_weights", "segment_tile", "segment_rot"):
         assert np.array_equal(getattr(straight, name), getattr(resumed, name)), name
 
 

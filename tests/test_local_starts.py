@@ -32,9 +32,7 @@ def brute_force_optimum(puzzle: Puzzle) -> int:
     for squares, tiles in groups:
         per_group = []
         for perm in itertools.permutations(tiles):
-            rot_choices = [
-                [r for r in range(4) if t.fit[tile, t.outer_mask[q]] >> r & 1] for tile, q in zip(perm, squares)
-            ]
+            rot_choices = [[r for r in range(4) if t.fit[tile, t.outer_mask[q]] >> r & 1] for tile, q in zip(perm, squares)]
             for rots in itertools.product(*rot_choices):
                 per_group.append([(q, tile, r) for q, tile, r in zip(squares, perm, rots)])
         options.append(per_group)

@@ -55,7 +55,10 @@ def _plain_blocks(puzzle: Puzzle, kind: str) -> set:
 
 
 def _as_set(blocks) -> set:
-    return {tuple((int(t), int(r)) for t, r in zip(ts, rs)) for ts, rs in zip(blocks.tiles, blocks.rotations)}
+    return {
+        tuple((int(t), int(r)) for t, r in zip(ts, rs))
+        for ts, rs in zip(blocks.tiles, blocks.rotations)
+    }
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -115,7 +118,6 @@ def test_every_block_of_a_solution_is_listed(seed):
     blocks = macro_blocks(puzzle)
     sets = {kind: _as_set(b) for kind, b in blocks.items()}
     w, h = puzzle.width, puzzle.height
-
     def key(sq):
         tile = int(solution.tiles[sq])
         return tile, int(solution.rotations[sq])
@@ -133,21 +135,13 @@ def test_every_block_of_a_solution_is_listed(seed):
         elif n_border == 2:
             kind, q = "corner", {(True, True): 0, (True, False): 3, (False, False): 2, (False, True): 1}[(top, left)]
         else:
-            kind, q = (
-                "edge",
-                {"top": 0, "right": 3, "bottom": 2, "left": 1}[
-                    "top" if top else "bottom" if bottom else "left" if left else "right"
-                ],
-            )
+            kind, q = "edge", {"top": 0, "right": 3, "bottom": 2, "left": 1}[
+                "top" if top else "bottom" if bottom else "left" if left else "right"
+            ]
         block = [key(sq) for sq in cells]
         for _ in range(q):  # a clockwise quarter turn: TL->TR, TR->BR, BL->TL, BR->BL
             tl, tr, bl, br = block
-            block = [
-                (bl[0], (bl[1] + 1) % 4),
-                (tl[0], (tl[1] + 1) % 4),
-                (br[0], (br[1] + 1) % 4),
-                (tr[0], (tr[1] + 1) % 4),
-            ]
+            block = [(bl[0], (bl[1] + 1) % 4), (tl[0], (tl[1] + 1) % 4), (br[0], (br[1] + 1) % 4), (tr[0], (tr[1] + 1) % 4)]
         assert tuple(normalised(t, r) for t, r in block) in sets[kind], (row0, col0, kind)
 
 

@@ -114,11 +114,7 @@ def test_search_resumes_exactly_across_tiny_slices(monkeypatch):
     for puzzle, full in zip(puzzles, whole):
         sliced = MacroSolver().solve(puzzle, k=None)
         assert sliced.solution_set() == full.solution_set()
-        assert (sliced.solutions, sliced.nodes, sliced.nodes_per_depth) == (
-            full.solutions,
-            full.nodes,
-            full.nodes_per_depth,
-        )
+        assert (sliced.solutions, sliced.nodes, sliced.nodes_per_depth) == (full.solutions, full.nodes, full.nodes_per_depth)
         assert sliced.statistics["kernel_calls"] > full.statistics["kernel_calls"]
 
 
@@ -157,10 +153,8 @@ def test_hints_are_honoured_including_contradictory_ones():
     square = 2 * 6 + 2
     counts = []
     for turn in range(4):
-        hints = [
-            Hint(s, int(made.solution.tiles[s]), (int(made.solution.rotations[s]) + (turn if s == square else 0)) % 4)
-            for s in (square, square + 1)
-        ]
+        hints = [Hint(s, int(made.solution.tiles[s]), (int(made.solution.rotations[s]) + (turn if s == square else 0)) % 4)
+                 for s in (square, square + 1)]
         hinted = puzzle.without_hints().with_hints(hints)
         reference = BacktrackSolver().count(hinted).solutions
         assert MacroSolver().count(hinted).solutions == reference
@@ -212,7 +206,7 @@ def test_skips_jump_exactly_over_the_blocks_sharing_the_used_tile():
     for i in range(0, len(blocks), 7):
         for c, column in ((0, MK.B_SKIP0), (1, MK.B_SKIP1)):
             j = i + 1
-            while j < len(blocks) and keys[j] == keys[i] and (blocks[j, : c + 1] == blocks[i, : c + 1]).all():
+            while j < len(blocks) and keys[j] == keys[i] and (blocks[j, :c + 1] == blocks[i, :c + 1]).all():
                 j += 1
             assert i + blocks[i, column] == j
 
@@ -229,6 +223,7 @@ def test_only_the_row_scan_is_offered():
         make_solver("macro", order="spiral-in")
     with pytest.raises(InputError, match="top-left"):
         make_solver("macro", corner="BR")
+
 
 
 def test_count_command_with_the_macro_solver(tmp_path, capsys):

@@ -82,20 +82,17 @@ def _tiles_2x2():
     return [[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [2, 2, 0, 0]]
 
 
-@pytest.mark.parametrize(
-    "tiles, hints, message",
-    [
-        (_tiles_2x2()[:3], None, "3 tiles"),
-        ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [0, 2, 0, 2]], None, "opposite"),
-        ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [0, 0, 0, 2]], None, "3 grey"),
-        ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [2, -1, 0, 0]], None, "negative"),
-        (_tiles_2x2(), {4: (0, 0)}, "off the"),
-        (_tiles_2x2(), {0: (9, 0)}, "tile 10"),
-        (_tiles_2x2(), {0: (0, 1)}, "does not fit"),
-        (_tiles_2x2(), [(0, 0, 0), (1, 0, 3)], "hinted twice"),
-        (_tiles_2x2(), [(0, 0, 0), (0, 1, 1)], "two hints"),
-    ],
-)
+@pytest.mark.parametrize("tiles, hints, message", [
+    (_tiles_2x2()[:3], None, "3 tiles"),
+    ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [0, 2, 0, 2]], None, "opposite"),
+    ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [0, 0, 0, 2]], None, "3 grey"),
+    ([[0, 1, 2, 0], [0, 0, 1, 2], [1, 0, 0, 2], [2, -1, 0, 0]], None, "negative"),
+    (_tiles_2x2(), {4: (0, 0)}, "off the"),
+    (_tiles_2x2(), {0: (9, 0)}, "tile 10"),
+    (_tiles_2x2(), {0: (0, 1)}, "does not fit"),
+    (_tiles_2x2(), [(0, 0, 0), (1, 0, 3)], "hinted twice"),
+    (_tiles_2x2(), [(0, 0, 0), (0, 1, 1)], "two hints"),
+])
 def test_puzzle_validation(tiles, hints, message):
     with pytest.raises(InputError, match=message):
         Puzzle(tiles, 2, 2, hints)

@@ -39,21 +39,8 @@ def test_the_command_line_makes_the_same_run(capsys, tmp_path):
     the command line and the Python call must reach the very same board."""
     api = edgematch.optimize("owen1-6x6", moves=1500, seed=7, store=False, set_size=4)
     assert api.run_id is None
-    code, out, err = run_cli(
-        capsys,
-        "optimize",
-        "owen1-6x6",
-        "--moves",
-        1500,
-        "--seed",
-        7,
-        "--set-size",
-        4,
-        "--db",
-        tmp_path / "r.sqlite",
-        "--json",
-        "--quiet",
-    )
+    code, out, err = run_cli(capsys, "optimize", "owen1-6x6", "--moves", 1500, "--seed", 7, "--set-size", 4,
+                             "--db", tmp_path / "r.sqlite", "--json", "--quiet")
     assert code == 0, err
     cli = json.loads(out)
     assert (cli["best_score"], cli["url"], cli["start"]["nodes"]) == (api.best_score, api.url, api.start["nodes"])
@@ -62,37 +49,27 @@ def test_the_command_line_makes_the_same_run(capsys, tmp_path):
 def test_a_start_board_a_target_and_limits(made):
     run = edgematch.optimize(made.puzzle, start=made.solution, limits=Limits(time=5), store=False)
     assert run.stopped_by == "target" and run.best_score == made.puzzle.max_score and run.start["kind"] == "board"
-    timed = edgematch.optimize(
-        made.puzzle,
-        time_limit=0.3,
-        start_method="random",
-        target=made.puzzle.max_score,
-        store=False,
-        seed=2,
-        plateau_length=0,
-    )
+    timed = edgematch.optimize(made.puzzle, time_limit=0.3, start_method="random", target=made.puzzle.max_score,
+                               store=False, seed=2, plateau_length=0)
     assert timed.stopped_by in ("time", "target")
 
 
-@pytest.mark.parametrize(
-    "kwargs, message",
-    [
-        (dict(time_limit=float("nan")), "time_limit: the time limit must be a finite number"),
-        (dict(time_limit=-1), "time_limit"),
-        (dict(time_limit=0), "time_limit: must be more than 0 seconds"),
-        (dict(limits=Limits(nodes=10)), "counts moves, not nodes"),
-        (dict(), "give a run time"),
-        (dict(moves=0), "moves: must be a whole number >= 1"),
-        (dict(moves=10, target=61), "target: 61 is above the puzzle's maximum score 60"),
-        (dict(moves=10, set_size=1000), "set_size: 1000 holes"),
-        (dict(moves=10, relax=19), "relax: 19 squares cannot be relaxed"),
-        (dict(moves=10, restart_after=-1), "restart_after"),
-        (dict(moves=10, nonsense=1), "unknown tabu parameter"),
-        (dict(moves=10, start_method="magic"), "start_method: unknown start method"),
-        (dict(moves=10, start_seconds=float("inf")), "start_seconds"),
-        (dict(moves=10, seed=-1), "seed"),
-    ],
-)
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(time_limit=float("nan")), "time_limit: the time limit must be a finite number"),
+    (dict(time_limit=-1), "time_limit"),
+    (dict(time_limit=0), "time_limit: must be more than 0 seconds"),
+    (dict(limits=Limits(nodes=10)), "counts moves, not nodes"),
+    (dict(), "give a run time"),
+    (dict(moves=0), "moves: must be a whole number >= 1"),
+    (dict(moves=10, target=61), "target: 61 is above the puzzle's maximum score 60"),
+    (dict(moves=10, set_size=1000), "set_size: 1000 holes"),
+    (dict(moves=10, relax=19), "relax: 19 squares cannot be relaxed"),
+    (dict(moves=10, restart_after=-1), "restart_after"),
+    (dict(moves=10, nonsense=1), "unknown tabu parameter"),
+    (dict(moves=10, start_method="magic"), "start_method: unknown start method"),
+    (dict(moves=10, start_seconds=float("inf")), "start_seconds"),
+    (dict(moves=10, seed=-1), "seed"),
+])
 def test_impossible_values_name_the_parameter(tmp_path, kwargs, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         edgematch.optimize("owen1-6x6", db=tmp_path / "r.sqlite", **kwargs)
@@ -113,9 +90,8 @@ def test_a_stopped_run_is_recorded_and_resumes(tmp_path):
     db = tmp_path / "runs.sqlite"
     stop = StopFlag()
     stop.set()
-    run = edgematch.optimize(
-        "owen1-6x6", time_limit=30, start_method="random", seed=3, db=db, stop=stop, handle_signals=False
-    )
+    run = edgematch.optimize("owen1-6x6", time_limit=30, start_method="random", seed=3, db=db, stop=stop,
+                             handle_signals=False)
     assert run.stopped_by == "interrupted" and run.status == "interrupted" and run.moves == 0
     with RunStore(db) as store:
         assert store.run(run.run_id).status == "interrupted" and store.latest_checkpoint(run.run_id) is not None

@@ -25,9 +25,8 @@ def done_subtrees(db) -> int:
 
 def start_count(db, *extra):
     argv = console_command() + ["count", "owen1-9x4", "--jobs", "2", "--db", str(db), "--quiet", "--json", *extra]
-    return subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "EDGEMATCH_JOBS": "2"}
-    )
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "EDGEMATCH_JOBS": "2"})
 
 
 def wait_for_done(proc, db, at_least: int, timeout: float = 120) -> None:

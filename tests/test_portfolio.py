@@ -75,16 +75,8 @@ def test_adopt_hook_begins_a_segment_on_the_given_board(planted):
 def test_portfolio_is_one_recorded_run_with_every_member(tmp_path, planted):
     puzzle = planted.puzzle
     db = tmp_path / "runs.sqlite"
-    result = optimize(
-        puzzle,
-        moves=3000,
-        jobs=2,
-        seed=5,
-        db=db,
-        start_method="random",
-        target=puzzle.max_score - 6,
-        handle_signals=False,
-    )
+    result = optimize(puzzle, moves=3000, jobs=2, seed=5, db=db, start_method="random", target=puzzle.max_score - 6,
+                      handle_signals=False)
     members = result.portfolio["members"]
     assert [m["seed"] for m in members] == member_seeds(5, 2)
     assert all(m["moves"] <= 3000 for m in members) and result.moves == sum(m["moves"] for m in members)
@@ -106,31 +98,13 @@ def test_a_lagging_member_takes_the_shared_best_board(tmp_path, planted):
     puzzle, solution = planted.puzzle, planted.solution
     with RunStore(tmp_path / "r.sqlite") as store:
         run_id = store.create_run(
-            puzzle_name="planted",
-            puzzle_text=format_puzzle(puzzle, "edgematch"),
-            max_score=puzzle.max_score,
-            method="tabu-vlns",
-            params=TabuParams().to_dict(),
-            seed=1,
-            start="board",
-            budget_seconds=None,
-            max_moves=50_000,
-            target=None,
-            info={"portfolio": {"members": 2, "seeds": [1, 2], "share_after": 50}},
+            puzzle_name="planted", puzzle_text=format_puzzle(puzzle, "edgematch"), max_score=puzzle.max_score,
+            method="tabu-vlns", params=TabuParams().to_dict(), seed=1, start="board", budget_seconds=None,
+            max_moves=50_000, target=None, info={"portfolio": {"members": 2, "seeds": [1, 2], "share_after": 50}},
         )
         members = [Member(0, 1, start_board=solution, start_method="board"), Member(1, 2, start_method="random")]
-        done = Portfolio(
-            store,
-            run_id,
-            puzzle,
-            TabuParams(),
-            members,
-            time_limit=None,
-            moves=50_000,
-            target=None,
-            restart_spec=None,
-            share_after=50,
-        ).run()
+        done = Portfolio(store, run_id, puzzle, TabuParams(), members, time_limit=None, moves=50_000, target=None,
+                         restart_spec=None, share_after=50).run()
     first, second = done["members"]
     assert first["adopted"] == 0 and first["moves"] == 0 and first["stopped_by"] == "target"
     assert second["adopted"] == 1 == done["adoptions"]
@@ -143,9 +117,8 @@ def test_stopped_portfolio_resumes_every_member(tmp_path):
     db = tmp_path / "runs.sqlite"
     stop = StopFlag()
     threading.Timer(2.0, stop.set).start()
-    first = optimize(
-        puzzle, time_limit=120, jobs=2, seed=9, db=db, start_method="random", stop=stop, handle_signals=False
-    )
+    first = optimize(puzzle, time_limit=120, jobs=2, seed=9, db=db, start_method="random", stop=stop,
+                     handle_signals=False)
     assert first.status == "interrupted" and first.stopped_by == "interrupted" and first.moves > 0
     with RunStore(db) as store:
         assert store.run(first.run_id).status == "interrupted"
@@ -165,16 +138,8 @@ def test_stopped_portfolio_resumes_every_member(tmp_path):
 def test_front_door_runs_a_portfolio(tmp_path, planted):
     import edgematch
 
-    result = edgematch.optimize(
-        planted.puzzle,
-        moves=500,
-        jobs=2,
-        share_after=100,
-        seed=1,
-        db=tmp_path / "r.sqlite",
-        start_method="random",
-        handle_signals=False,
-    )
+    result = edgematch.optimize(planted.puzzle, moves=500, jobs=2, share_after=100, seed=1, db=tmp_path / "r.sqlite",
+                                start_method="random", handle_signals=False)
     assert len(result.portfolio["members"]) == 2 and result.best_score == result.best_board.score()
 
 
@@ -187,25 +152,8 @@ def test_cli_portfolio_json_and_runs_listing(capsys, tmp_path, planted):
     path = tmp_path / "p.txt"
     path.write_text(format_puzzle(planted.puzzle, "edgematch"))
     db = tmp_path / "r.sqlite"
-    code, out, err = cli(
-        capsys,
-        "optimize",
-        path,
-        "--moves",
-        "2000",
-        "--jobs",
-        "2",
-        "--seed",
-        "4",
-        "--db",
-        db,
-        "--start-method",
-        "random",
-        "--share-after",
-        "500",
-        "--json",
-        "--quiet",
-    )
+    code, out, err = cli(capsys, "optimize", path, "--moves", "2000", "--jobs", "2", "--seed", "4", "--db", db,
+                         "--start-method", "random", "--share-after", "500", "--json", "--quiet")
     assert code == 0, err
     report = json.loads(out)
     assert len(report["portfolio"]["members"]) == 2 and report["run_id"] == 1
@@ -225,29 +173,9 @@ def test_cli_bad_jobs_is_one_line(capsys, tmp_path):
 def test_sigkill_of_the_coordinator_then_resume(tmp_path):
     """Killed hard, the members leave too, and the run resumes from its last checkpoint."""
     db = tmp_path / "runs.sqlite"
-    proc = subprocess.Popen(
-        [
-            *CLI,
-            "optimize",
-            "owen1-7x7",
-            "--seconds",
-            "120",
-            "--jobs",
-            "2",
-            "--db",
-            str(db),
-            "--quiet",
-            "--start-method",
-            "random",
-            "--checkpoint-every",
-            "0.3",
-            "--seed",
-            "2",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = subprocess.Popen([*CLI, "optimize", "owen1-7x7", "--seconds", "120", "--jobs", "2", "--db", str(db),
+                             "--quiet", "--start-method", "random", "--checkpoint-every", "0.3", "--seed", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -266,12 +194,8 @@ def test_sigkill_of_the_coordinator_then_resume(tmp_path):
     time.sleep(1.5)  # each member checks for its coordinator twice a second
     members_gone = subprocess.run(["pgrep", "-f", f"--db {db}"], capture_output=True, text=True)
     assert members_gone.stdout.strip() == ""
-    result = subprocess.run(
-        [*CLI, "optimize", "--resume", "1", "--seconds", "1", "--db", str(db), "--json", "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = subprocess.run([*CLI, "optimize", "--resume", "1", "--seconds", "1", "--db", str(db), "--json", "--quiet"],
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["moves"] > saved["moves"] and report["status"] == "finished"

@@ -100,9 +100,7 @@ def test_a_parallel_portfolio_runs_restarts_side_by_side_and_each_can_be_searche
     assert result.statistics["restarts"] == len(tasks) - 1  # as many as the serial search's
     best_scores, counts = {}, {}
     for k, nodes in tasks:
-        alone = make_solver("backtrack", board_turns="all", **SEARCH).best(
-            puzzle, segment=k, limits=Limits(nodes=nodes)
-        )
+        alone = make_solver("backtrack", board_turns="all", **SEARCH).best(puzzle, segment=k, limits=Limits(nodes=nodes))
         best_scores[k] = alone.best_score
         for score, n in alone.statistics["boards_by_score"].items():
             counts[score] = counts.get(score, 0) + n

@@ -39,9 +39,7 @@ def test_exact_search_places_the_same_nodes_with_and_without_the_filter(eager_fi
         puzzle = generate(5, 5, 3, 6, seed=seed, hints=seed % 2).puzzle
         solver = BacktrackSolver(order=order, kernel="lists")
         filtered = solver.solve(puzzle, k=None)
-        plain = _without_filter(
-            eager_filter, lambda puzzle=puzzle: BacktrackSolver(order=order, kernel="lists").solve(puzzle, k=None)
-        )
+        plain = _without_filter(eager_filter, lambda puzzle=puzzle: BacktrackSolver(order=order, kernel="lists").solve(puzzle, k=None))
         assert "prefix_filtered_slices" not in plain.statistics
         assert filtered.solution_set() == plain.solution_set() and filtered.solutions >= 1
         assert filtered.nodes == plain.nodes and filtered.nodes_per_depth == plain.nodes_per_depth
@@ -83,9 +81,7 @@ def test_best_search_is_the_same_search_with_and_without_the_filter(eager_filter
         if seed == 2:
             options.update(priority_colours=[1], priority_schedule="12:2")
         filtered = BacktrackSolver(**options).best(puzzle)
-        plain = _without_filter(
-            eager_filter, lambda options=options, puzzle=puzzle: BacktrackSolver(**options).best(puzzle)
-        )
+        plain = _without_filter(eager_filter, lambda options=options, puzzle=puzzle: BacktrackSolver(**options).best(puzzle))
         assert filtered.nodes == plain.nodes and filtered.nodes_per_depth == plain.nodes_per_depth
         assert filtered.best_score == plain.best_score == filtered.best_board.score()
         assert (filtered.best_board.tiles == plain.best_board.tiles).all()

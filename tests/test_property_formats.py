@@ -109,15 +109,8 @@ def cases(draw, square=False, wide=False, hints=True, colour_limit=None, complet
     shift = draw(st.sampled_from(shifts))
     n_hints = draw(st.integers(0, min(3, n))) if hints else 0
     empty = 0.0 if complete else draw(st.sampled_from([0.0, 0.3, 1.0]))
-    puzzle, board = planted(
-        width,
-        height,
-        colours,
-        draw(st.integers(0, 2**32 - 1)),
-        n_hints,
-        empty,
-        name=draw(st.sampled_from(["", "random", "a b", "x_9.z"])),
-    )
+    puzzle, board = planted(width, height, colours, draw(st.integers(0, 2**32 - 1)), n_hints, empty,
+                            name=draw(st.sampled_from(["", "random", "a b", "x_9.z"])))
     tiles = [list(map(int, t)) for t in puzzle.tiles]
     grey = [[c == 0 for c in t] for t in tiles]
     for _ in range(draw(st.integers(0, 3))):
@@ -134,9 +127,7 @@ def cases(draw, square=False, wide=False, hints=True, colour_limit=None, complet
     hints = []
     for h in puzzle.hints:  # any rotation showing the same edges (all four on an (a, a, a, a) tile)
         look = turned(tiles[h.tile], h.rotation)
-        hints.append(
-            (h.square, h.tile, draw(st.sampled_from([q for q in range(4) if turned(tiles[h.tile], q) == look])))
-        )
+        hints.append((h.square, h.tile, draw(st.sampled_from([q for q in range(4) if turned(tiles[h.tile], q) == look]))))
     puzzle = Puzzle(tiles, width, height, {sq: (t, r) for sq, t, r in hints}, name=puzzle.name)
 
     layout = draw(st.sampled_from(["planted", "turned", "random"]))
@@ -158,12 +149,8 @@ def cases(draw, square=False, wide=False, hints=True, colour_limit=None, complet
 def puzzle_cases(first: str, second: str):
     """Puzzles both formats can usually express (the strategy knows the documented limits)."""
     pair = {first, second}
-    return cases(
-        square="benoist" in pair,
-        wide="heule" in pair,
-        hints=not pair & {"julia", "owen"},
-        colour_limit=255 if "julia" in pair else None,
-    ).map(lambda case: case[0])
+    return cases(square="benoist" in pair, wide="heule" in pair, hints=not pair & {"julia", "owen"},
+                 colour_limit=255 if "julia" in pair else None).map(lambda case: case[0])
 
 
 def board_cases(first: str, second: str):

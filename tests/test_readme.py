@@ -92,11 +92,7 @@ def test_python_example_runs_as_written_and_keeps_its_promises(tmp_path, monkeyp
     square, piece, rotation = starter_piece()
     assert puzzle.n_tiles == 256 and len(puzzle.hints) == 1
     hint = puzzle.hints[0]
-    assert (
-        (edgematch.square_name(hint.square, 16), hint.tile + 1, hint.rotation)
-        == (square, piece, rotation)
-        == ("I8", 139, 2)
-    )
+    assert (edgematch.square_name(hint.square, 16), hint.tile + 1, hint.rotation) == (square, piece, rotation) == ("I8", 139, 2)
 
     # ".puzzle and its planted .solution": the solution solves the puzzle, with one hint in
     # the bottom-left corner (generate --help: "bottom-left corner fixed")
@@ -115,9 +111,8 @@ def test_python_example_runs_as_written_and_keeps_its_promises(tmp_path, monkeyp
     for back in (read_puzzle(written), edgematch.load(str(written))):
         assert (back.width, back.height) == (8, 8)
         assert np.array_equal(np.asarray(back.tiles), np.asarray(made.puzzle.tiles))
-        assert [(h.square, h.tile, h.rotation) for h in back.hints] == [
-            (h.square, h.tile, h.rotation) for h in made.puzzle.hints
-        ]
+        assert [(h.square, h.tile, h.rotation) for h in back.hints] == \
+               [(h.square, h.tile, h.rotation) for h in made.puzzle.hints]
 
 
 # ---------------------------------------------------------------------------- the set-up line
@@ -165,9 +160,7 @@ def test_readme_test_command_has_its_extra():
     assert any(req.startswith("pytest") for req in extras["test"])
     assert any(req.startswith("pytest-xdist") for req in extras["test"])
     assert any(req.startswith("mypy") for req in extras["test"]) and " mypy " in f" {second} "
-    assert (
-        any(req.startswith("ruff") for req in extras["test"]) and " ruff check src tests benchmarks " in f" {second} "
-    )
+    assert any(req.startswith("ruff") for req in extras["test"]) and " ruff check src tests benchmarks " in f" {second} "
     assert " ruff format --check src " in f" {second} "
     assert any(req.startswith("dask[distributed]") for req in extras["cluster"])
     # CI runs exactly the README's command (a line of .ci/run), so the two cannot drift

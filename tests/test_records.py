@@ -90,13 +90,8 @@ def boards():
 
 
 def test_the_famous_boards_are_bundled():
-    for name in [
-        "Joshua_Blackwood_470",
-        "JBlackwood+Jef_470",
-        "Louis_Verhaard_467",
-        "Benjamin_Riotte_464",
-        "Igor_Pejic_465_5clues",
-    ]:
+    for name in ["Joshua_Blackwood_470", "JBlackwood+Jef_470", "Louis_Verhaard_467", "Benjamin_Riotte_464",
+                 "Igor_Pejic_465_5clues"]:
         assert name in NAMES
     assert len(NAMES) == len(set(n.lower() for n in NAMES))
 

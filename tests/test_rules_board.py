@@ -20,17 +20,8 @@ TILES_3x2 = [(0, 1, 2, 0), (0, 2, 3, 1), (0, 0, 1, 2), (2, 3, 0, 0), (3, 1, 0, 3
 TILES_2x2 = [(0, 1, 3, 0), (0, 0, 4, 1), (3, 2, 0, 0), (4, 0, 0, 2)]
 # 3x3 by hand with a half-turn symmetric centre 1 2 1 2: A1|A2 3, A2|A3 4, B1|B2 2, B2|B3 2,
 # C1|C2 5, C2|C3 6, A1/B1 7, B1/C1 8, A2/B2 1, B2/C2 1, A3/B3 9, B3/C3 10.
-TILES_3x3 = [
-    (0, 3, 7, 0),
-    (0, 4, 1, 3),
-    (0, 0, 9, 4),
-    (7, 2, 8, 0),
-    (1, 2, 1, 2),
-    (9, 0, 10, 2),
-    (8, 5, 0, 0),
-    (1, 6, 0, 5),
-    (10, 0, 0, 6),
-]
+TILES_3x3 = [(0, 3, 7, 0), (0, 4, 1, 3), (0, 0, 9, 4), (7, 2, 8, 0), (1, 2, 1, 2), (9, 0, 10, 2),
+             (8, 5, 0, 0), (1, 6, 0, 5), (10, 0, 0, 6)]
 
 
 def p3x2(hints=None):
@@ -44,11 +35,8 @@ def solved(puzzle):
 def brute_score(board):
     """Matched inner joins counted from the rules: both placed, same colour, not grey."""
     w, h = board.width, board.height
-    shown = {
-        sq: turned(board.puzzle.tiles[t], int(r))
-        for sq, (t, r) in enumerate(zip(board.tiles, board.rotations))
-        if t >= 0
-    }
+    shown = {sq: turned(board.puzzle.tiles[t], int(r)) for sq, (t, r) in
+             enumerate(zip(board.tiles, board.rotations)) if t >= 0}
     count = 0
     for sq in range(w * h):
         row, col = divmod(sq, w)
@@ -62,15 +50,8 @@ def brute_score(board):
 
 # ---------------------------------------------------------------------------- joins
 def test_inner_joins_of_3x2_by_hand():
-    assert inner_joins(3, 2) == [
-        Join(0, 1, True),
-        Join(0, 3, False),
-        Join(1, 2, True),
-        Join(1, 4, False),
-        Join(2, 5, False),
-        Join(3, 4, True),
-        Join(4, 5, True),
-    ]
+    assert inner_joins(3, 2) == [Join(0, 1, True), Join(0, 3, False), Join(1, 2, True), Join(1, 4, False),
+                                 Join(2, 5, False), Join(3, 4, True), Join(4, 5, True)]
     for w, h in [(2, 2), (5, 3), (16, 16)]:
         assert len(inner_joins(w, h)) == 2 * w * h - w - h
 
@@ -99,11 +80,8 @@ def test_turned_square_3x2_by_hand():
     board = solved(p3x2())
     board.place(4, 4, 2)
     assert board.score() == 4 == brute_score(board)
-    assert board.mismatches() == [
-        Mismatch(Join(1, 4, False), 3, 0),
-        Mismatch(Join(3, 4, True), 3, 1),
-        Mismatch(Join(4, 5, True), 3, 1),
-    ]
+    assert board.mismatches() == [Mismatch(Join(1, 4, False), 3, 0), Mismatch(Join(3, 4, True), 3, 1),
+                                  Mismatch(Join(4, 5, True), 3, 1)]
     assert board.verify().reasons == [
         "B2: side N shows grey inside the board",
         "B2: side S faces the outside but shows colour 3, not grey",
@@ -118,11 +96,8 @@ def test_grey_meeting_grey_is_a_mismatch_reported_once_2x2_by_hand():
     # grey meets grey on A1|A2, A1/B1 is 1 vs 3, A2/B2 1 vs 4; only B1|B2 (2) matches.
     board = Board(Puzzle(TILES_2x2, 2, 2), [0, 1, 2, 3], [1, 3, 0, 0])
     assert board.score() == 1 == brute_score(board)
-    assert board.mismatches() == [
-        Mismatch(Join(0, 1, True), 0, 0),
-        Mismatch(Join(0, 2, False), 1, 3),
-        Mismatch(Join(1, 3, False), 1, 4),
-    ]
+    assert board.mismatches() == [Mismatch(Join(0, 1, True), 0, 0), Mismatch(Join(0, 2, False), 1, 3),
+                                  Mismatch(Join(1, 3, False), 1, 4)]
     assert board.verify().reasons == [
         "A1: side E shows grey inside the board",
         "A1: side W faces the outside but shows colour 3, not grey",
@@ -202,17 +177,14 @@ def test_hint_on_a_symmetric_tile_accepts_the_rotation_showing_the_same_edges():
 
 
 # ---------------------------------------------------------------------------- construction
-@pytest.mark.parametrize(
-    "tiles, rotations, message",
-    [
-        ([0, 1, 2, 3, 4], [0] * 5, "a board for a 3x2 puzzle needs 6 squares"),
-        ([0, 1, 2, 3, 4, 5], [0] * 5, "a board for a 3x2 puzzle needs 6 squares"),
-        ([0, 6, 2, 3, 4, 5], [0] * 6, "square A2 holds tile 7, but the puzzle has 6 tiles"),
-        ([0, 1, 2, 3, 4, -2], [0] * 6, "square B3 holds tile -1, but the puzzle has 6 tiles"),
-        ([0, 1, 2, 3, 4, 5], [0, 0, 0, 0, 0, 4], "rotations must be 0..3"),
-        ([0, 1, 2, 3, 4, 5], [0, 0, 0, 0, 0, -1], "rotations must be 0..3"),
-    ],
-)
+@pytest.mark.parametrize("tiles, rotations, message", [
+    ([0, 1, 2, 3, 4], [0] * 5, "a board for a 3x2 puzzle needs 6 squares"),
+    ([0, 1, 2, 3, 4, 5], [0] * 5, "a board for a 3x2 puzzle needs 6 squares"),
+    ([0, 6, 2, 3, 4, 5], [0] * 6, "square A2 holds tile 7, but the puzzle has 6 tiles"),
+    ([0, 1, 2, 3, 4, -2], [0] * 6, "square B3 holds tile -1, but the puzzle has 6 tiles"),
+    ([0, 1, 2, 3, 4, 5], [0, 0, 0, 0, 0, 4], "rotations must be 0..3"),
+    ([0, 1, 2, 3, 4, 5], [0, 0, 0, 0, 0, -1], "rotations must be 0..3"),
+])
 def test_bad_boards_are_refused_with_the_square(tiles, rotations, message):
     with pytest.raises(InputError) as info:
         Board(p3x2(), tiles, rotations)
@@ -224,15 +196,10 @@ def test_boundary_tiles_and_rotations_are_accepted():
     assert board.tiles.tolist() == [-1, 5, 0, 1, 2, 3] and board.rotations.tolist() == [3, 3, 0, 0, 0, 0]
 
 
-@pytest.mark.parametrize(
-    "square, tile, message",
-    [
-        (6, 0, "square 6 is off the board"),
-        (-1, 0, "square -1 is off the board"),
-        (0, 6, "tile 7 does not exist"),
-        (0, -1, "tile 0 does not exist"),
-    ],
-)
+@pytest.mark.parametrize("square, tile, message", [
+    (6, 0, "square 6 is off the board"), (-1, 0, "square -1 is off the board"),
+    (0, 6, "tile 7 does not exist"), (0, -1, "tile 0 does not exist"),
+])
 def test_place_refuses_squares_and_tiles_that_do_not_exist(square, tile, message):
     with pytest.raises(InputError) as info:
         Board(p3x2()).place(square, tile, 0)

@@ -48,63 +48,41 @@ def test_reads_the_solved_board():
     assert b.tiles.tolist() == [0, 1, 2, 3] and b.rotations.tolist() == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("", "u.url: no viewer link found (the text is empty)"),
-        (" \n\n", "u.url: no viewer link found (the text is empty)"),
-        (
-            link(board_edges=EDGES) + "\n\n" + link(board_edges=EDGES) + "\n",
-            "u.url:3: a viewer link is a single line; found more than one",
-        ),
-        ("\n" + VIEW + "board_edges=" + EDGES + " x\n", "u.url:2: a viewer link contains no spaces"),
-        (VIEW + "board_w=2", "u.url:1: the link has no board_edges parameter"),
-        (link(board_w="x", board_edges=EDGES), "u.url:1: board_w 'x' is not a board size"),
-        (link(board_h="0000002", board_edges=EDGES), "u.url:1: board_h '0000002' is not a board size"),
-        (link(puzzle_size="y", board_edges=EDGES), "u.url:1: puzzle_size 'y' is not a board size"),
-        (link(board_w="1" * 25, board_edges=EDGES), "u.url:1: board_w '" + "1" * 20 + "' is not a board size"),
-        (link(board_w=3, board_edges=EDGES), "u.url:1: the link shows a 3x? board, but the puzzle is 2x2"),
-        (link(board_h=3, board_edges=EDGES), "u.url:1: the link shows a ?x3 board, but the puzzle is 2x2"),
-        (link(board_w=2, board_h=3, board_edges=EDGES), "u.url:1: the link shows a 2x3 board, but the puzzle is 2x2"),
-        (link(puzzle_size=3, board_edges=EDGES), "u.url:1: the link shows a 3x3 board, but the puzzle is 2x2"),
-        (
-            link(motifs_order="q" * 25, board_edges=EDGES),
-            "u.url:1: unknown motifs_order '" + "q" * 20 + "' (known: jblackwood, marie, jef)",
-        ),
-        (link(board_edges=EDGES[:-1]), "u.url:1: board_edges has 15 letters; a 4-square board needs 16"),
-        (link(board_edges=A1 + "aaeY" + B1 + B2), "u.url:1: board_edges: square A2 has 'Y', not a letter a..z"),
-        # jef's numbering has 23 letters a..w (colour_numbering_maps.tsv); 'z' names no colour
-        (
-            link(motifs_order="jef", board_edges=A1 + A2 + B1 + "aaaz"),
-            "u.url:1: board_edges: square B2 has 'z', which names no colour in motifs_order=jef",
-        ),
-        (
-            link(board_edges=EDGES, board_pieces="00100200300"),
-            "u.url:1: board_pieces must be 12 digits (three per square); got 11 characters",
-        ),
-        (
-            link(board_edges="aaaa" + A2 + B1 + B2, board_pieces="001002003004"),
-            "u.url:1: square A1 names tile 1 but board_edges shows it empty",
-        ),
-        # tile 1 named on A1, but A1 shows tile 2's sides
-        (
-            link(board_edges=A2 + A1 + B1 + B2, board_pieces="001002003004"),
-            "u.url:1: square A1: tile 1 (0 1 3 0, N E S W) cannot show aaeb (top right bottom left) in any rotation",
-        ),
-        # tile 1 named on A1, and A2 shows tile 1 again: it fits no other (unused) tile
-        (
-            link(board_edges=A1 + A1 + B1 + B2, board_pieces="001000000000"),
-            (
-                "u.url:1: square A2: abda (top right bottom left) matches no unused tile of the puzzle; "
-                "the tiles that fit (1) are placed elsewhere"
-            ),
-        ),
-        (
-            link(board_edges=A1 + "bbbb" + B1 + B2),
-            "u.url:1: square A2: bbbb (top right bottom left) matches no unused tile of the puzzle",
-        ),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("", "u.url: no viewer link found (the text is empty)"),
+    (" \n\n", "u.url: no viewer link found (the text is empty)"),
+    (link(board_edges=EDGES) + "\n\n" + link(board_edges=EDGES) + "\n", "u.url:3: a viewer link is a single line; found more than one"),
+    ("\n" + VIEW + "board_edges=" + EDGES + " x\n", "u.url:2: a viewer link contains no spaces"),
+    (VIEW + "board_w=2", "u.url:1: the link has no board_edges parameter"),
+    (link(board_w="x", board_edges=EDGES), "u.url:1: board_w 'x' is not a board size"),
+    (link(board_h="0000002", board_edges=EDGES), "u.url:1: board_h '0000002' is not a board size"),
+    (link(puzzle_size="y", board_edges=EDGES), "u.url:1: puzzle_size 'y' is not a board size"),
+    (link(board_w="1" * 25, board_edges=EDGES), "u.url:1: board_w '" + "1" * 20 + "' is not a board size"),
+    (link(board_w=3, board_edges=EDGES), "u.url:1: the link shows a 3x? board, but the puzzle is 2x2"),
+    (link(board_h=3, board_edges=EDGES), "u.url:1: the link shows a ?x3 board, but the puzzle is 2x2"),
+    (link(board_w=2, board_h=3, board_edges=EDGES), "u.url:1: the link shows a 2x3 board, but the puzzle is 2x2"),
+    (link(puzzle_size=3, board_edges=EDGES), "u.url:1: the link shows a 3x3 board, but the puzzle is 2x2"),
+    (link(motifs_order="q" * 25, board_edges=EDGES),
+     "u.url:1: unknown motifs_order '" + "q" * 20 + "' (known: jblackwood, marie, jef)"),
+    (link(board_edges=EDGES[:-1]), "u.url:1: board_edges has 15 letters; a 4-square board needs 16"),
+    (link(board_edges=A1 + "aaeY" + B1 + B2), "u.url:1: board_edges: square A2 has 'Y', not a letter a..z"),
+    # jef's numbering has 23 letters a..w (colour_numbering_maps.tsv); 'z' names no colour
+    (link(motifs_order="jef", board_edges=A1 + A2 + B1 + "aaaz"),
+     "u.url:1: board_edges: square B2 has 'z', which names no colour in motifs_order=jef"),
+    (link(board_edges=EDGES, board_pieces="00100200300"),
+     "u.url:1: board_pieces must be 12 digits (three per square); got 11 characters"),
+    (link(board_edges="aaaa" + A2 + B1 + B2, board_pieces="001002003004"),
+     "u.url:1: square A1 names tile 1 but board_edges shows it empty"),
+    # tile 1 named on A1, but A1 shows tile 2's sides
+    (link(board_edges=A2 + A1 + B1 + B2, board_pieces="001002003004"),
+     "u.url:1: square A1: tile 1 (0 1 3 0, N E S W) cannot show aaeb (top right bottom left) in any rotation"),
+    # tile 1 named on A1, and A2 shows tile 1 again: it fits no other (unused) tile
+    (link(board_edges=A1 + A1 + B1 + B2, board_pieces="001000000000"),
+     ("u.url:1: square A2: abda (top right bottom left) matches no unused tile of the puzzle; "
+      "the tiles that fit (1) are placed elsewhere")),
+    (link(board_edges=A1 + "bbbb" + B1 + B2),
+     "u.url:1: square A2: bbbb (top right bottom left) matches no unused tile of the puzzle"),
+])
 def test_bad_links_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(read, text, "u.url", PUZZLE) == expected
 
@@ -122,12 +100,9 @@ def test_named_tiles_are_placed_in_the_rotation_the_edges_show():
 
 def test_board_from_cells_defaults_name_text_and_board_edges():
     import numpy as np
-
     cells = np.full((4, 4), -1)
-    assert (
-        message(board_from_cells, PUZZLE, cells, [0, -1, -1, -1])
-        == "<text>: square A1 names tile 1 but board_edges shows it empty"
-    )
+    assert message(board_from_cells, PUZZLE, cells, [0, -1, -1, -1]) == \
+        "<text>: square A1 names tile 1 but board_edges shows it empty"
 
 
 def test_letters_shows_0_to_25_as_letters_and_others_in_brackets():
@@ -140,36 +115,25 @@ def test_check_letter_colours_allows_25_and_refuses_26():
     assert edge_letters(Board(ok, [0, 1, 2, 3], [0, 0, 0, 0])) == "abda" + "aazb" + "dcaa" + "zaac"
     bad = Puzzle([(0, 1, 3, 0), (0, 0, 26, 1), (3, 2, 0, 0), (26, 0, 0, 2)], 2, 2)
     assert message(check_letter_colours, bad) == (
-        "cannot write a viewer link: the puzzle uses colours up to 26, but viewer letters a..z encode only colours 0..25"
-    )
+        "cannot write a viewer link: the puzzle uses colours up to 26, but viewer letters a..z encode only colours 0..25")
 
 
-@pytest.mark.parametrize(
-    "text, params",
-    [
-        ("https://x/?a=1&b=2#c=3&a=4", {"a": "4", "b": "2", "c": "3"}),  # later names win
-        ("https://x/#a=1#2", {"a": "1#2"}),  # the fragment runs from the first '#'
-        ("https://x/?a=1?2", {"a": "1?2"}),  # the query runs from the first '?'
-        ("https://x/board_w=2", {}),  # a link without '?' or '#' has no parameters
-        ("a=1#b=2", {"b": "2"}),  # a bare string with '#': only the fragment
-        ("a=1&b=2", {"a": "1", "b": "2"}),  # a bare parameter string
-        ("https://x/#a=b=c", {"a": "b=c"}),  # the value runs from the first '='
-    ],
-)
+@pytest.mark.parametrize("text, params", [
+    ("https://x/?a=1&b=2#c=3&a=4", {"a": "4", "b": "2", "c": "3"}),  # later names win
+    ("https://x/#a=1#2", {"a": "1#2"}),  # the fragment runs from the first '#'
+    ("https://x/?a=1?2", {"a": "1?2"}),  # the query runs from the first '?'
+    ("https://x/board_w=2", {}),  # a link without '?' or '#' has no parameters
+    ("a=1#b=2", {"b": "2"}),  # a bare string with '#': only the fragment
+    ("a=1&b=2", {"a": "1", "b": "2"}),  # a bare parameter string
+    ("https://x/#a=b=c", {"a": "b=c"}),  # the value runs from the first '='
+])
 def test_parse_params(text, params):
     assert parse_params(text) == params
 
 
-@pytest.mark.parametrize(
-    "name, cleaned",
-    [
-        ("Ab-c.d+e_f9", "Ab-c.d+e_f9"),
-        ("a b#c", "a_b_c"),
-        ("__a b__", "a_b"),
-        ("###", "edgematch"),
-        ("", "edgematch"),
-    ],
-)
+@pytest.mark.parametrize("name, cleaned", [
+    ("Ab-c.d+e_f9", "Ab-c.d+e_f9"), ("a b#c", "a_b_c"), ("__a b__", "a_b"), ("###", "edgematch"), ("", "edgematch"),
+])
 def test_safe_name(name, cleaned):
     assert safe_name(name) == cleaned
 
@@ -179,22 +143,18 @@ def test_board_url_uses_the_given_name():
     assert url == VIEW + "puzzle=my_board&board_w=2&board_h=2&board_edges=" + EDGES + "&board_pieces=001002003004"
 
 
-@pytest.mark.parametrize(
-    "text, claimed",
-    [
-        ("  https://e2.bucas.name/#board_edges=aaaa\n", True),
-        ("http://e2.bucas.name/#board_edges=aaaa", True),
-        ("https://e2.bucas.name/#board_w=2", False),
-        ("e2.bucas.name/#board_edges=aaaa", False),
-    ],
-)
+@pytest.mark.parametrize("text, claimed", [
+    ("  https://e2.bucas.name/#board_edges=aaaa\n", True),
+    ("http://e2.bucas.name/#board_edges=aaaa", True),
+    ("https://e2.bucas.name/#board_w=2", False),
+    ("e2.bucas.name/#board_edges=aaaa", False),
+])
 def test_sniff(text, claimed):
     assert sniff(text) is claimed
 
 
 def test_the_list_of_fitting_tiles_shows_at_most_eight():
     import numpy as np
-
     # 5x5 by hand: grey outside, colour 1 on every other side, so the 9 inner tiles are all 1 1 1 1
     # (tiles 7 8 9 12 13 14 17 18 19, numbered from 1 row by row).
     tiles = []
@@ -210,14 +170,12 @@ def test_the_list_of_fitting_tiles_shows_at_most_eight():
     cells[0] = 1  # A1 shows 1 1 1 1 too, and every tile that could show it is named elsewhere
     assert message(board_from_cells, p, cells, named, "u.url", 1) == (
         "u.url:1: square A1: bbbb (top right bottom left) matches no unused tile of the puzzle; "
-        "the tiles that fit (7, 8, 9, 12, 13, 14, 17, 18) are placed elsewhere"
-    )
+        "the tiles that fit (7, 8, 9, 12, 13, 14, 17, 18) are placed elsewhere")
 
 
 def test_board_pieces_are_written_up_to_999_tiles():
     from edgematch.formats.bucas import piece_digits
     from support.puzzles import planted
-
     p, solution = planted(37, 27, 4, seed=3)  # 999 tiles: three digits still number them all
     assert p.n_tiles == 999
     digits = piece_digits(solution)

@@ -30,20 +30,17 @@ def test_name_is_the_file_stem():
     assert read_puzzle("0\n" + TILES, "bench/clue1.txt").name == "clue1"
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("\n\n", "h.txt:2: empty file (expected the number of hint lines)"),
-        ("x\n" + TILES, "h.txt:1: number of hints 'x' is not an integer"),
-        ("1\n1 1 1 4\n" + TILES, "h.txt:2: hint rotation 4 is out of range (0..3)"),
-        ("1\n1 y 1 0\n" + TILES, "h.txt:2: hint value 'y' is not an integer"),
-        # two lines, two hints announced: one line after the count, so the file is too short
-        ("2\n1 1 1 1\n", "h.txt:2: line 1 announces 2 hint lines but the file ends after 1 lines"),
-        ("4\n1 1 1 1\n1 2 2 0\n", "h.txt:3: line 1 announces 4 hint lines but the file ends after 2 lines"),
-        ("1\n1 1 1 1\n", "h.txt:2: no pieces after the hint lines"),
-        ("1\n1 1 1 1\n\n", "h.txt:3: no pieces after the hint lines"),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("\n\n", "h.txt:2: empty file (expected the number of hint lines)"),
+    ("x\n" + TILES, "h.txt:1: number of hints 'x' is not an integer"),
+    ("1\n1 1 1 4\n" + TILES, "h.txt:2: hint rotation 4 is out of range (0..3)"),
+    ("1\n1 y 1 0\n" + TILES, "h.txt:2: hint value 'y' is not an integer"),
+    # two lines, two hints announced: one line after the count, so the file is too short
+    ("2\n1 1 1 1\n", "h.txt:2: line 1 announces 2 hint lines but the file ends after 1 lines"),
+    ("4\n1 1 1 1\n1 2 2 0\n", "h.txt:3: line 1 announces 4 hint lines but the file ends after 2 lines"),
+    ("1\n1 1 1 1\n", "h.txt:2: no pieces after the hint lines"),
+    ("1\n1 1 1 1\n\n", "h.txt:3: no pieces after the hint lines"),
+])
 def test_bad_files_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(text, "h.txt") == expected
 

@@ -41,19 +41,14 @@ def test_name_is_the_file_stem():
     assert read_puzzle(PIECES, "pieces/e2_2x2.txt").name == "e2_2x2"
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("\n# nothing\n\n", "j.txt:3: no pieces in the file"),
-        ("2 x\n" + PIECES, "j.txt:1: board size 'x' is not an integer"),
-        ("1 2\n" + PIECES, "j.txt:1: number of rows 1 is too small (at least 2)"),
-        ("2 1\n" + PIECES, "j.txt:1: number of columns 1 is too small (at least 2)"),
-        (
-            "2 2\n3 0 0 1\n4 1 0 0\n0 0 3 2\n",
-            "j.txt:4: the board of 2 rows x 2 columns of line 1 needs 4 tiles but the file ends after 3",
-        ),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("\n# nothing\n\n", "j.txt:3: no pieces in the file"),
+    ("2 x\n" + PIECES, "j.txt:1: board size 'x' is not an integer"),
+    ("1 2\n" + PIECES, "j.txt:1: number of rows 1 is too small (at least 2)"),
+    ("2 1\n" + PIECES, "j.txt:1: number of columns 1 is too small (at least 2)"),
+    ("2 2\n3 0 0 1\n4 1 0 0\n0 0 3 2\n",
+     "j.txt:4: the board of 2 rows x 2 columns of line 1 needs 4 tiles but the file ends after 3"),
+])
 def test_bad_pieces_files_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(read_puzzle, text, "j.txt") == expected
 
@@ -62,8 +57,7 @@ def test_write_puzzle_refuses_hints():
     assert message(write_puzzle, PUZZLE.with_hints([Hint(0, 0, 0)])) == (
         "the julia format cannot store hints and this puzzle has 1; "
         "write it without hints (for example e2-bare instead of e2, or Puzzle.without_hints()) "
-        "or use a format that keeps them (edgematch, heule, benoist)"
-    )
+        "or use a format that keeps them (edgematch, heule, benoist)")
 
 
 def test_write_puzzle_allows_colour_255_and_refuses_256():
@@ -80,17 +74,15 @@ def test_too_many_rows_is_reported_at_the_first_extra_row():
     assert message(read_board, text, "b.et2", PUZZLE) == "b.et2:3: the board has 3 rows but the puzzle has 2"
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("1/0 2/0\n3/0 x/1\n", "b.et2:2: square B2: 'x/1' is not piece/rotation or ---/-"),
-        ("1/0 2/0\n3/0 " + "9" * 30 + "\n", "b.et2:2: square B2: '" + "9" * 20 + "' is not piece/rotation or ---/-"),
-        ("1/0 2/0\n3/0 1234567890123/0\n", "b.et2:2: square B2: piece '1234567890123...' is too large"),
-        ("1/0 2/0\n3/0 4/1234567890123\n", "b.et2:2: square B2: rotation '1234567890123...' is too large"),
-        ("1/0 2/0\n3/0 4/4\n", "b.et2:2: square B2: rotation 4 is not 0..3"),
-        ("1/0 2/0\n3/0 5/0\n", "b.et2:2: square B2: piece 5 does not exist (pieces are 1..4)"),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("1/0 2/0\n3/0 x/1\n", "b.et2:2: square B2: 'x/1' is not piece/rotation or ---/-"),
+    ("1/0 2/0\n3/0 " + "9" * 30 + "\n",
+     "b.et2:2: square B2: '" + "9" * 20 + "' is not piece/rotation or ---/-"),
+    ("1/0 2/0\n3/0 1234567890123/0\n", "b.et2:2: square B2: piece '1234567890123...' is too large"),
+    ("1/0 2/0\n3/0 4/1234567890123\n", "b.et2:2: square B2: rotation '1234567890123...' is too large"),
+    ("1/0 2/0\n3/0 4/4\n", "b.et2:2: square B2: rotation 4 is not 0..3"),
+    ("1/0 2/0\n3/0 5/0\n", "b.et2:2: square B2: piece 5 does not exist (pieces are 1..4)"),
+])
 def test_bad_board_files_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(read_board, text, "b.et2", PUZZLE) == expected
 

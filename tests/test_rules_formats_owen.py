@@ -36,19 +36,13 @@ def test_name_is_the_file_stem():
     assert read_puzzle("2 2\n" + TILES_TEXT, "set1/pieces_02x02.txt").name == "pieces_02x02"
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("\n", "o.txt:1: empty file (expected the header 'W H' of an Owen puzzle)"),
-        ("2 x\n" + TILES_TEXT, "o.txt:1: board size 'x' is not an integer"),
-        ("1 2\n" + TILES_TEXT, "o.txt:1: board width 1 is too small (at least 2)"),
-        ("2 1\n" + TILES_TEXT, "o.txt:1: board height 1 is too small (at least 2)"),
-        (
-            "2 2\n0 1 3 0\n0 0 4 1\n\n3 2 0 0\n",
-            "o.txt:5: the 2x2 board of line 1 needs 4 tiles but the file ends after 3",
-        ),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("\n", "o.txt:1: empty file (expected the header 'W H' of an Owen puzzle)"),
+    ("2 x\n" + TILES_TEXT, "o.txt:1: board size 'x' is not an integer"),
+    ("1 2\n" + TILES_TEXT, "o.txt:1: board width 1 is too small (at least 2)"),
+    ("2 1\n" + TILES_TEXT, "o.txt:1: board height 1 is too small (at least 2)"),
+    ("2 2\n0 1 3 0\n0 0 4 1\n\n3 2 0 0\n", "o.txt:5: the 2x2 board of line 1 needs 4 tiles but the file ends after 3"),
+])
 def test_bad_puzzle_files_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(read_puzzle, text, "o.txt") == expected
 
@@ -59,19 +53,16 @@ def test_solution_y_counts_from_the_bottom():
     assert b.is_complete
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("", "s.txt:1: empty file (expected the header 'W H' of an Owen solution)"),
-        ("2 x\n", "s.txt:1: board size 'x' is not an integer"),
-        ("2 1\n", "s.txt:1: board height 1 is too small (at least 2)"),
-        ("2 2\n0 1 0\n", "s.txt:2: a solution of the 2x2 puzzle needs 4 tiles but the file ends after 1"),
-        ("2 2\n0 1 0\n1 z 0\n0 0 0\n1 0 0\n", "s.txt:3: position 'z' is not an integer"),
-        ("2 2\n0 1 0\n2 1 0\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: x = 2 is off the board (0..1)"),
-        ("2 2\n0 1 0\n1 2 0\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: y = 2 is off the board (0..1)"),
-        ("2 2\n0 1 0\n1 1 4\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: rotation 4 is not 0..3"),
-    ],
-)
+@pytest.mark.parametrize("text, expected", [
+    ("", "s.txt:1: empty file (expected the header 'W H' of an Owen solution)"),
+    ("2 x\n", "s.txt:1: board size 'x' is not an integer"),
+    ("2 1\n", "s.txt:1: board height 1 is too small (at least 2)"),
+    ("2 2\n0 1 0\n", "s.txt:2: a solution of the 2x2 puzzle needs 4 tiles but the file ends after 1"),
+    ("2 2\n0 1 0\n1 z 0\n0 0 0\n1 0 0\n", "s.txt:3: position 'z' is not an integer"),
+    ("2 2\n0 1 0\n2 1 0\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: x = 2 is off the board (0..1)"),
+    ("2 2\n0 1 0\n1 2 0\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: y = 2 is off the board (0..1)"),
+    ("2 2\n0 1 0\n1 1 4\n0 0 0\n1 0 0\n", "s.txt:3: piece 2: rotation 4 is not 0..3"),
+])
 def test_bad_solution_files_give_one_line_naming_file_line_and_problem(text, expected):
     assert message(read_board, text, "s.txt", PUZZLE) == expected
 
@@ -89,8 +80,7 @@ def test_write_puzzle_refuses_hints():
     assert message(write_puzzle, PUZZLE.with_hints([Hint(0, 0, 0)])) == (
         "the owen format cannot store hints and this puzzle has 1; "
         "write it without hints (for example e2-bare instead of e2, or Puzzle.without_hints()) "
-        "or use a format that keeps them (edgematch, heule, benoist)"
-    )
+        "or use a format that keeps them (edgematch, heule, benoist)")
 
 
 def test_write_board_refuses_a_piece_used_twice():
@@ -98,6 +88,4 @@ def test_write_board_refuses_a_piece_used_twice():
     board = Board(PUZZLE, [0, 0, 2, 3], [0, 0, 0, 0])
     assert board.is_complete
     assert message(write_board, board) == "the owen-solution format stores complete boards (every piece once) only"
-    assert (
-        message(write_board, Board(PUZZLE)) == "the owen-solution format stores complete boards (every piece once) only"
-    )
+    assert message(write_board, Board(PUZZLE)) == "the owen-solution format stores complete boards (every piece once) only"

@@ -95,20 +95,14 @@ def test_read_text_empty(tmp_path):
 
 # ------------------------------------------------------------------ detection
 def test_unknown_format_names_the_known_ones():
-    assert (
-        message(detect_puzzle_format, HEULE, "p.txt", "nope")
-        == f"p.txt: unknown puzzle format 'nope' (known: {PUZZLE_NAMES})"
-    )
-    assert (
-        message(detect_board_format, ET2, "b.et2", "nope")
-        == f"b.et2: unknown board format 'nope' (known: {BOARD_NAMES})"
-    )
+    assert message(detect_puzzle_format, HEULE, "p.txt", "nope") == \
+        f"p.txt: unknown puzzle format 'nope' (known: {PUZZLE_NAMES})"
+    assert message(detect_board_format, ET2, "b.et2", "nope") == \
+        f"b.et2: unknown board format 'nope' (known: {BOARD_NAMES})"
 
 
 def test_undetectable_text_names_the_formats():
-    assert (
-        message(detect_puzzle_format, "zzz") == f"<text>: cannot tell the puzzle format; give --format ({PUZZLE_NAMES})"
-    )
+    assert message(detect_puzzle_format, "zzz") == f"<text>: cannot tell the puzzle format; give --format ({PUZZLE_NAMES})"
     assert message(detect_board_format, "zzz") == f"<text>: cannot tell the board format; give --format ({BOARD_NAMES})"
     assert message(parse_puzzle, "zzz") == f"<text>: cannot tell the puzzle format; give --format ({PUZZLE_NAMES})"
     assert message(parse_board, "zzz", PUZZLE) == f"<text>: cannot tell the board format; give --format ({BOARD_NAMES})"
@@ -117,10 +111,7 @@ def test_undetectable_text_names_the_formats():
 def test_ambiguous_text_names_the_claimants():
     # 'W H' then lines of four: Owen's pieces file and a julia file with its header alike.
     text = "2 2\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"
-    assert (
-        message(detect_puzzle_format, text, "p.txt")
-        == "p.txt: the puzzle format is ambiguous (julia, owen); give --format"
-    )
+    assert message(detect_puzzle_format, text, "p.txt") == "p.txt: the puzzle format is ambiguous (julia, owen); give --format"
 
 
 def test_extension_decides_by_the_last_suffix_only():
@@ -178,14 +169,11 @@ def test_unknown_format_to_write():
     assert message(format_board, Board(PUZZLE), "nope") == f"unknown board format 'nope' (known: {BOARD_NAMES})"
 
 
-@pytest.mark.parametrize(
-    "name, expected",
-    [
-        ("p.nohint", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),  # benoist: size, colours, hints, tiles
-        ("p.NOHINT", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),
-        ("E.b4.hint", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),
-    ],
-)
+@pytest.mark.parametrize("name, expected", [
+    ("p.nohint", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),  # benoist: size, colours, hints, tiles
+    ("p.NOHINT", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),
+    ("E.b4.hint", "2\n4\n0\n0 1 3 0\n0 0 4 1\n3 2 0 0\n4 0 0 2\n"),
+])
 def test_write_puzzle_picks_the_format_of_the_extension(tmp_path, name, expected):
     write_puzzle(PUZZLE, tmp_path / name)
     assert (tmp_path / name).read_text() == expected

@@ -81,12 +81,8 @@ def test_canonical_form_by_hand():
 def test_outer_sides_on_a_3x2_board_by_hand():
     # squares 0 1 2 / 3 4 5; N is outside on row 0, S on row 1, W on column 0, E on column 2
     expected = {
-        0: (True, False, False, True),
-        1: (True, False, False, False),
-        2: (True, True, False, False),
-        3: (False, False, True, True),
-        4: (False, False, True, False),
-        5: (False, True, True, False),
+        0: (True, False, False, True), 1: (True, False, False, False), 2: (True, True, False, False),
+        3: (False, False, True, True), 4: (False, False, True, False), 5: (False, True, True, False),
     }
     for sq, sides in expected.items():
         assert T.outer_sides(sq, 3, 2) == sides
@@ -95,7 +91,9 @@ def test_outer_sides_on_a_3x2_board_by_hand():
 def test_square_kind_on_a_4x3_board_by_hand():
     # corners 0, 3, 8, 11; the two inner squares 5, 6; the rest edges
     kinds = [T.square_kind(sq, 4, 3) for sq in range(12)]
-    assert kinds == [2, 1, 1, 2, 1, 0, 0, 1, 2, 1, 1, 2]
+    assert kinds == [2, 1, 1, 2,
+                     1, 0, 0, 1,
+                     2, 1, 1, 2]
     assert [T.square_kind(sq, 2, 2) for sq in range(4)] == [2, 2, 2, 2]
 
 

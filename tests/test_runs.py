@@ -25,6 +25,7 @@ from support.cli import run_cli as cli
 CLI = console_command()  # the installed edgematch command
 
 
+
 @pytest.fixture(scope="module")
 def small():
     return generate(7, seed=4, hints=1).puzzle
@@ -50,53 +51,25 @@ def wait_for(condition, timeout=60.0, step=0.1):
 def checkpoints(db, run_id=1):
     try:
         with sqlite3.connect(db, timeout=30) as conn:
-            return conn.execute(
-                "SELECT COUNT(*), MAX(seconds), MAX(moves) FROM checkpoints WHERE run_id=?", (run_id,)
-            ).fetchone()
+            return conn.execute("SELECT COUNT(*), MAX(seconds), MAX(moves) FROM checkpoints WHERE run_id=?",
+                                (run_id,)).fetchone()
     except sqlite3.OperationalError:  # not created yet
         return (0, None, None)
 
 
 def spawn_optimize(db, *extra, seconds=120):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen(
-        [
-            *CLI,
-            "optimize",
-            "e2",
-            "--seconds",
-            str(seconds),
-            "--db",
-            str(db),
-            "--quiet",
-            "--json",
-            "--start",
-            "random",
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    return subprocess.Popen([*CLI, "optimize", "e2", "--seconds", str(seconds), "--db", str(db), "--quiet", "--json",
+                             "--start", "random", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 # ----------------------------------------------------------------------------- the store
 def test_store_records_and_keeps_only_the_newest_checkpoints(tmp_path, small):
     db = tmp_path / "runs.sqlite"
     with RunStore(db) as store:
-        run_id = store.create_run(
-            puzzle_name="p",
-            puzzle_text=format_puzzle(small, "edgematch"),
-            max_score=small.max_score,
-            method="tabu-vlns",
-            params={},
-            seed=1,
-            start="random",
-            budget_seconds=10.0,
-            max_moves=None,
-            target=None,
-        )
+        run_id = store.create_run(puzzle_name="p", puzzle_text=format_puzzle(small, "edgematch"),
+                                  max_score=small.max_score, method="tabu-vlns", params={}, seed=1, start="random",
+                                  budget_seconds=10.0, max_moves=None, target=None)
         for i in range(5):
             store.checkpoint(run_id, float(i), i * 10, 5, 7 + i, bytes([i]))
         assert store.checkpoint_count(run_id) == KEEP_CHECKPOINTS
@@ -112,9 +85,8 @@ def test_store_records_and_keeps_only_the_newest_checkpoints(tmp_path, small):
 
 def test_start_run_records_history_bests_and_a_checkpoint(tmp_path, small):
     db = tmp_path / "runs.sqlite"
-    outcome = start_run(
-        small, seed=3, max_moves=20_000, db=db, checkpoint_every=0.05, history_every=0.0, handle_signals=False
-    )
+    outcome = start_run(small, seed=3, max_moves=20_000, db=db, checkpoint_every=0.05, history_every=0.0,
+                        handle_signals=False)
     with RunStore(db) as store:
         record = store.run(outcome.run_id)
         assert record.status == "finished" and record.seed == 3 and record.moves == 20_000 == outcome.result.moves
@@ -178,18 +150,9 @@ def test_run_recorded_before_the_assignment_choice_resumes_compiled(tmp_path, sm
 def test_resuming_a_live_run_is_refused(tmp_path, small):
     db = tmp_path / "runs.sqlite"
     with RunStore(db) as store:
-        run_id = store.create_run(
-            puzzle_name="p",
-            puzzle_text=format_puzzle(small, "edgematch"),
-            max_score=small.max_score,
-            method="tabu-vlns",
-            params={},
-            seed=1,
-            start="random",
-            budget_seconds=10.0,
-            max_moves=None,
-            target=None,
-        )
+        run_id = store.create_run(puzzle_name="p", puzzle_text=format_puzzle(small, "edgematch"),
+                                  max_score=small.max_score, method="tabu-vlns", params={}, seed=1, start="random",
+                                  budget_seconds=10.0, max_moves=None, target=None)
     with pytest.raises(InputError, match="still running"):
         resume_run(run_id, db=db)
 
@@ -198,23 +161,8 @@ def test_resuming_a_live_run_is_refused(tmp_path, small):
 def test_optimize_json_out_file_and_runs_listing(capsys, tmp_path, puzzle_file, small):
     db = tmp_path / "runs.sqlite"
     out = tmp_path / "best.et2"
-    code, stdout, _ = cli(
-        capsys,
-        "optimize",
-        str(puzzle_file),
-        "--moves",
-        "3000",
-        "--seed",
-        "2",
-        "--start",
-        "random",
-        "--db",
-        str(db),
-        "--out",
-        str(out),
-        "--json",
-        "--quiet",
-    )
+    code, stdout, _ = cli(capsys, "optimize", str(puzzle_file), "--moves", "3000", "--seed", "2", "--start", "random",
+                          "--db", str(db), "--out", str(out), "--json", "--quiet")
     assert code == 0
     report = json.loads(stdout)
     for key in ("best_score", "max_score", "seconds", "run_id", "url", "moves"):
@@ -237,55 +185,23 @@ def test_optimize_json_out_file_and_runs_listing(capsys, tmp_path, puzzle_file, 
 def test_optimize_with_scipy_assignment_on_the_command_line(capsys, tmp_path, puzzle_file, small):
     db = tmp_path / "runs.sqlite"
     out = tmp_path / "best.txt"
-    code, stdout, err = cli(
-        capsys,
-        "optimize",
-        str(puzzle_file),
-        "--moves",
-        "2000",
-        "--seed",
-        "3",
-        "--start",
-        "random",
-        "--param",
-        "assignment=scipy",
-        "--db",
-        str(db),
-        "--out",
-        str(out),
-        "--json",
-        "--quiet",
-    )
+    code, stdout, err = cli(capsys, "optimize", str(puzzle_file), "--moves", "2000", "--seed", "3", "--start",
+                            "random", "--param", "assignment=scipy", "--db", str(db), "--out", str(out), "--json",
+                            "--quiet")
     assert code == 0, err
     report = json.loads(stdout)
     assert report["moves"] == 2000 and read_board(out, small).score() == report["best_score"]
     with RunStore(db) as store:
         assert store.run(report["run_id"]).params["assignment"] == "scipy"
-    code, _, err = cli(
-        capsys, "optimize", str(puzzle_file), "--moves", "10", "--param", "assignment=lapjv", "--db", str(db)
-    )
+    code, _, err = cli(capsys, "optimize", str(puzzle_file), "--moves", "10", "--param", "assignment=lapjv",
+                       "--db", str(db))
     assert code == 2 and "assignment" in err
 
 
 @pytest.mark.parametrize("start", ["cp", "backtrack"])
 def test_optimize_other_starts(capsys, tmp_path, puzzle_file, small, start):
-    code, stdout, err = cli(
-        capsys,
-        "optimize",
-        str(puzzle_file),
-        "--moves",
-        "500",
-        "--seed",
-        "1",
-        "--start",
-        start,
-        "--start-seconds",
-        "2",
-        "--db",
-        str(tmp_path / "r.sqlite"),
-        "--json",
-        "--quiet",
-    )
+    code, stdout, err = cli(capsys, "optimize", str(puzzle_file), "--moves", "500", "--seed", "1", "--start", start,
+                            "--start-seconds", "2", "--db", str(tmp_path / "r.sqlite"), "--json", "--quiet")
     assert code == 0, err
     report = json.loads(stdout)
     assert report["start"]["kind"] == start and report["best_score"] >= report["start"]["score"]  # tabu keeps its best
@@ -300,25 +216,8 @@ def test_optimize_with_restarts_records_how_to_rebuild_them(capsys, tmp_path, sm
     path = tmp_path / "scrambled.txt"
     path.write_text(format_puzzle(puzzle, "edgematch"))
     db = tmp_path / "r.sqlite"
-    code, stdout, err = cli(
-        capsys,
-        "optimize",
-        str(path),
-        "--moves",
-        "6000",
-        "--seed",
-        "4",
-        "--start",
-        "cp",
-        "--start-seconds",
-        "0.5",
-        "--restart-after",
-        "300",
-        "--db",
-        str(db),
-        "--json",
-        "--quiet",
-    )
+    code, stdout, err = cli(capsys, "optimize", str(path), "--moves", "6000", "--seed", "4", "--start", "cp",
+                            "--start-seconds", "0.5", "--restart-after", "300", "--db", str(db), "--json", "--quiet")
     assert code == 0, err
     report = json.loads(stdout)
     with RunStore(db) as store:
@@ -328,26 +227,20 @@ def test_optimize_with_restarts_records_how_to_rebuild_them(capsys, tmp_path, sm
     assert state.segment >= 1 and state.best_score == report["best_score"] <= puzzle.max_score - 1
 
 
-@pytest.mark.parametrize(
-    "argv, message",
-    [
-        (["optimize", "e2", "--db", "{db}"], "run time"),
-        (["optimize", "--db", "{db}", "--seconds", "1"], "give a puzzle"),
-        (["optimize", "e2", "--seconds", "-1", "--db", "{db}"], "--seconds"),
-        (["optimize", "e2", "--moves", "0", "--db", "{db}"], "--moves"),
-        (["optimize", "e2", "--seconds", "1", "--set-size", "1", "--db", "{db}"], "set_size"),
-        (["optimize", "e2", "--seconds", "1", "--relax", "-2", "--db", "{db}"], "--relax"),
-        (["optimize", "e2", "--seconds", "1", "--param", "nonsense=1", "--db", "{db}"], "NAME=VALUE"),
-        (["optimize", "e2", "--seconds", "1", "--param", "arc_tenure=9,2", "--db", "{db}"], "arc_tenure"),
-        (
-            ["optimize", "e2", "--seconds", "1", "--out", "x.nope", "--out-format", "nope", "--db", "{db}"],
-            "unknown format",
-        ),
-        (["optimize", "--resume", "5", "--db", "{db}"], "no run 5"),
-        (["optimize", "e2", "--resume", "5", "--db", "{db}"], "give no puzzle"),
-        (["runs", "--db", "{missing}"], "no such run database"),
-    ],
-)
+@pytest.mark.parametrize("argv, message", [
+    (["optimize", "e2", "--db", "{db}"], "run time"),
+    (["optimize", "--db", "{db}", "--seconds", "1"], "give a puzzle"),
+    (["optimize", "e2", "--seconds", "-1", "--db", "{db}"], "--seconds"),
+    (["optimize", "e2", "--moves", "0", "--db", "{db}"], "--moves"),
+    (["optimize", "e2", "--seconds", "1", "--set-size", "1", "--db", "{db}"], "set_size"),
+    (["optimize", "e2", "--seconds", "1", "--relax", "-2", "--db", "{db}"], "--relax"),
+    (["optimize", "e2", "--seconds", "1", "--param", "nonsense=1", "--db", "{db}"], "NAME=VALUE"),
+    (["optimize", "e2", "--seconds", "1", "--param", "arc_tenure=9,2", "--db", "{db}"], "arc_tenure"),
+    (["optimize", "e2", "--seconds", "1", "--out", "x.nope", "--out-format", "nope", "--db", "{db}"], "unknown format"),
+    (["optimize", "--resume", "5", "--db", "{db}"], "no run 5"),
+    (["optimize", "e2", "--resume", "5", "--db", "{db}"], "give no puzzle"),
+    (["runs", "--db", "{missing}"], "no such run database"),
+])
 def test_optimize_bad_input_is_one_line(capsys, tmp_path, argv, message):
     argv = [a.format(db=tmp_path / "r.sqlite", missing=tmp_path / "none.sqlite") for a in argv]
     code, _, err = cli(capsys, *argv)
@@ -371,12 +264,8 @@ def test_sigkill_then_resume_continues_from_the_checkpoint(tmp_path):
         saved = store.latest_checkpoint(1)
         saved_state = SearchState.from_bytes(saved["state"])
     assert saved_state.moves > 0 and saved_state.elapsed > 0
-    result = subprocess.run(
-        [*CLI, "optimize", "--resume", "1", "--seconds", "1.5", "--db", str(db), "--json", "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = subprocess.run([*CLI, "optimize", "--resume", "1", "--seconds", "1.5", "--db", str(db), "--json",
+                             "--quiet"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["run_id"] == 1 and report["best_score"] >= saved_state.best_score

@@ -17,9 +17,8 @@ from edgematch.engines.base import NOTHING_SEARCHED, StopFlag, StopReason
 from support.cli import interrupt, run_cli
 
 
-@pytest.mark.parametrize(
-    "signal_number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
-)
+@pytest.mark.parametrize("signal_number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
 def test_cpsat_is_stopped_inside_its_solve_call(signal_number, code):
     """CP-SAT works inside one C++ call where Python runs no signal handler; the signal
     watcher stops it from its own thread, and the stop is reported as an interruption
@@ -27,9 +26,8 @@ def test_cpsat_is_stopped_inside_its_solve_call(signal_number, code):
     The signal waits for 4 s of CPU after the handler: the imports and CP-SAT's loading
     of the model come first (about 2 s here), and with 1.5 s a quarter of the runs on a
     slow machine were stopped before CP-SAT's first branch (the count still runs after 8 s)."""
-    code_seen, out, err = interrupt(
-        ["count", "owen1-7x7", "--solver", "cpsat", "--json"], signal_number=signal_number, after_cpu_seconds=4.0
-    )
+    code_seen, out, err = interrupt(["count", "owen1-7x7", "--solver", "cpsat", "--json"],
+                                    signal_number=signal_number, after_cpu_seconds=4.0)
     assert code_seen == code, err
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["complete"] is False
@@ -40,11 +38,8 @@ def test_a_signal_while_the_kernels_compile_ends_the_run_at_once(tmp_path):
     """With an empty Numba cache the first slice spends many seconds in the compiler, where
     Python cannot take the signal: the run still ends with one valid JSON result saying
     that nothing was searched yet, and status 130."""
-    code, out, err = interrupt(
-        ["count", "owen1-6x6", "--solver", "colorpair", "--json"],
-        after_cpu_seconds=0.5,
-        env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")},
-    )
+    code, out, err = interrupt(["count", "owen1-6x6", "--solver", "colorpair", "--json"],
+                               after_cpu_seconds=0.5, env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")})
     assert code == 130, err
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["solutions"] == 0 and data["nodes"] == 0
@@ -141,11 +136,9 @@ def test_a_signal_while_the_tabu_kernels_compile_saves_the_optimize_run(tmp_path
     """A cold optimize spends its first batch in the compiler: Ctrl-C there still ends the
     run at once, recorded (resumable) and reported, with status 130."""
     db = tmp_path / "runs.sqlite"
-    code, out, err = interrupt(
-        ["optimize", "e2", "--start-method", "random", "--time-limit", "120", "--db", db, "--json", "--quiet"],
-        after_cpu_seconds=1.0,
-        env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")},
-    )
+    code, out, err = interrupt(["optimize", "e2", "--start-method", "random", "--time-limit", "120", "--db", db,
+                                "--json", "--quiet"], after_cpu_seconds=1.0,
+                               env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")})
     assert code == 130, err
     data = json.loads(out)
     assert data["stopped_by"] == "interrupted" and data["status"] == "interrupted" and data["run_id"] == 1
@@ -161,10 +154,8 @@ def test_cpsat_used_from_python_reports_ctrl_c_as_an_interruption(tmp_path):
 
     from support.cli import _cpu_seconds
 
-    script = (
-        "from edgematch.engines.cpsat import CpSatSolver; import edgematch; "
-        "r = CpSatSolver(time_limit=600).count(edgematch.load('owen1-7x7')); print(r.stopped_by, r.complete)"
-    )
+    script = ("from edgematch.engines.cpsat import CpSatSolver; import edgematch; "
+              "r = CpSatSolver(time_limit=600).count(edgematch.load('owen1-7x7')); print(r.stopped_by, r.complete)")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120

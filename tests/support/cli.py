@@ -36,19 +36,12 @@ def console_command() -> list[str]:
 
 def run_console(*argv, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
     """Run the installed console script; text output captured."""
-    return subprocess.run(
-        console_command() + [str(a) for a in argv], capture_output=True, text=True, timeout=timeout, **kwargs
-    )
+    return subprocess.run(console_command() + [str(a) for a in argv], capture_output=True, text=True,
+                          timeout=timeout, **kwargs)
 
 
-def interrupt(
-    argv,
-    signal_number=signal.SIGINT,
-    after_cpu_seconds: float = 1.0,
-    timeout: float = 120,
-    ignore_sigint: bool = False,
-    env: dict | None = None,
-):
+def interrupt(argv, signal_number=signal.SIGINT, after_cpu_seconds: float = 1.0, timeout: float = 120,
+              ignore_sigint: bool = False, env: dict | None = None):
     """Start ``edgematch ARGV``, send it a signal once it handles that signal itself and has
     then used ``after_cpu_seconds`` of CPU, and return ``(returncode, stdout, stderr)``.
 
@@ -57,19 +50,13 @@ def interrupt(
     for the handler and for CPU time, not a fixed sleep, keeps the test independent of how
     long imports and compilation take; the child is always killed on the way out.
     """
-
     def child_setup():
         if ignore_sigint:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    proc = subprocess.Popen(
-        console_command() + [str(a) for a in argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=child_setup,
-        env=None if env is None else {**os.environ, **env},
-    )
+    proc = subprocess.Popen(console_command() + [str(a) for a in argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=child_setup,
+                            env=None if env is None else {**os.environ, **env})
     try:
         deadline = time.monotonic() + timeout
         # Python catches SIGINT from its start (KeyboardInterrupt), so the SIGTERM bit is the

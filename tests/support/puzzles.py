@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 from edgematch import Board, Puzzle
 
 
-def planted(
-    width: int, height: int, colours: int, seed: int, hints: int = 0, empty: float = 0.0, name: str | None = None
-):
+def planted(width: int, height: int, colours: int, seed: int, hints: int = 0, empty: float = 0.0,
+            name: str | None = None):
     """``(puzzle, board)``: a random ``width`` x ``height`` puzzle and its planted solution.
 
     ``hints`` squares of the solution become hints; each other square is left empty with
@@ -26,13 +25,8 @@ def planted(
     vertical = rng.integers(1, colours + 1, size=(height + 1, width))
     horizontal[:, 0] = horizontal[:, -1] = 0
     vertical[0, :] = vertical[-1, :] = 0
-    solved = np.array(
-        [
-            (vertical[r, c], horizontal[r, c + 1], vertical[r + 1, c], horizontal[r, c])
-            for r in range(height)
-            for c in range(width)
-        ]
-    )
+    solved = np.array([(vertical[r, c], horizontal[r, c + 1], vertical[r + 1, c], horizontal[r, c])
+                       for r in range(height) for c in range(width)])
     order = rng.permutation(width * height)  # tile order[i] goes on square i
     turns = rng.integers(0, 4, size=width * height)
     tiles = np.zeros_like(solved)
@@ -48,15 +42,8 @@ def planted(
 
 
 @st.composite
-def puzzles(
-    draw,
-    min_side: int = 2,
-    max_side: int = 8,
-    hints: bool = True,
-    square: bool = False,
-    wide: bool = False,
-    max_colours: int = 9,
-):
+def puzzles(draw, min_side: int = 2, max_side: int = 8, hints: bool = True, square: bool = False,
+            wide: bool = False, max_colours: int = 9):
     """Random valid puzzles: sides ``min_side``..``max_side`` (rectangular unless ``square``;
     W >= H if ``wide``), up to 3 hints."""
     width = draw(st.integers(min_side, max_side))

@@ -61,13 +61,8 @@ def reference_solve(puzzle, order=None, limit=None, each_rotation=False) -> Refe
     width, height = int(puzzle.width), int(puzzle.height)
     tiles = [tuple(int(c) for c in row) for row in puzzle.tiles]
     n = width * height
-    hints = {
-        int(h.square): (
-            int(h.tile),
-            int(h.rotation) % 4 if each_rotation else normalised_rotation(tiles[int(h.tile)], int(h.rotation)),
-        )
-        for h in puzzle.hints
-    }
+    hints = {int(h.square): (int(h.tile), int(h.rotation) % 4 if each_rotation else
+                             normalised_rotation(tiles[int(h.tile)], int(h.rotation))) for h in puzzle.hints}
     hinted_tiles = {t for t, _ in hints.values()}
     if order is None:
         order = row_scan(width, height)
@@ -213,16 +208,7 @@ def _border_rotation(puzzle, tile, square):
 
 def _frame_mismatch(board) -> bool:
     e = board.edges()
-    ring_pairs = [
-        (0, 1, 1, 3),
-        (1, 2, 1, 3),
-        (6, 7, 1, 3),
-        (7, 8, 1, 3),
-        (0, 3, 2, 0),
-        (3, 6, 2, 0),
-        (2, 5, 2, 0),
-        (5, 8, 2, 0),
-    ]
+    ring_pairs = [(0, 1, 1, 3), (1, 2, 1, 3), (6, 7, 1, 3), (7, 8, 1, 3), (0, 3, 2, 0), (3, 6, 2, 0), (2, 5, 2, 0), (5, 8, 2, 0)]
     return any(e[a, sa] != e[b, sb] for a, b, sa, sb in ring_pairs)
 
 
