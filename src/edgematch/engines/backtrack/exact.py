@@ -157,20 +157,20 @@ def _search_one(
     job = None  # the background compile of the generated kernel, once started
 
     def take_generated(arguments: tuple) -> None:
-        """auto on the list kernel: a search still running after a few seconds takes the
-        generated kernel if it is compiled, and compiles it beside itself if it has long
-        enough left (:mod:`.background_compile`); the same tree either way."""
+        """auto on the list kernel: a search still running after a few seconds with long
+        enough left takes the generated kernel, compiling it beside itself first if it is
+        not compiled (:mod:`.background_compile`); the same tree either way."""
         nonlocal written_out, waiting, job
         elapsed = driver.elapsed()
         if elapsed < background_compile.START_AFTER_SECONDS:
             return
         if job is None:
+            limits = driver.limits
+            if not background_compile.worth_starting(elapsed, limits.time, driver.nodes_done, limits.nodes):
+                waiting = None  # too short a search to gain from a compile: no source written
+                return
             text = generated.source(*arguments)
             if not generated.is_compiled(text, "edgematch_exact"):
-                limits = driver.limits
-                if not background_compile.worth_starting(elapsed, limits.time, driver.nodes_done, limits.nodes):
-                    waiting = None  # too short a search to gain from a compile
-                    return
                 job = background_compile.compile_once(text, "edgematch_exact", "int64")
         if job is None or job.ready():
             written_out = generated.load(*arguments)
