@@ -405,3 +405,65 @@ def test_a_search_compiles_in_the_background_only_when_it_runs_long(monkeypatch)
     assert worth(20.0, None, 10**9, 10**11) and not worth(20.0, None, 10**9, 2 * 10**10)
     monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "0")  # the user's switch
     assert not worth(20.0, None, 10**9, None)
+
+
+def test_the_kernel_switch_starts_once_takes_once_and_gives_up_on_a_short_search(monkeypatch):
+    """The one rule both engines follow between slices: nothing before 10 s; then either a
+    compile (or, where the module is compiled, the kernel at once), or, in a search too
+    short for it, the list kernel to the end; a failed compile also keeps the list kernel."""
+    monkeypatch.setenv("EDGEMATCH_BACKGROUND_COMPILE", "1")
+
+    class Driver:
+        def __init__(self, elapsed, time_limit):
+            self.seconds, self.nodes_done = elapsed, 10**9
+            self.limits = engine_base.Limits(time=time_limit)
+
+        def elapsed(self):
+            return self.seconds
+
+    class Job:
+        def __init__(self, looks_to_ready, failed=False):
+            self.looks, self.looks_to_ready, self.failed = 0, looks_to_ready, failed
+
+        def ready(self):
+            self.looks += 1
+            return not self.failed and self.looks >= self.looks_to_ready
+
+    def switch_for(driver, job):
+        calls = {"start": 0, "take": 0}
+
+        def start():
+            calls["start"] += 1
+            return job
+
+        def take():
+            calls["take"] += 1
+
+        statistics: dict = {}
+        return background_compile.KernelSwitch(driver, start, take, statistics), calls, statistics
+
+    driver = Driver(5.0, None)
+    job = Job(looks_to_ready=3)
+    switch, calls, statistics = switch_for(driver, job)
+    switch.poll()
+    assert switch.waiting and calls == {"start": 0, "take": 0}  # 5 s: too early to tell
+    driver.seconds = 20.0
+    for _ in range(5):
+        switch.poll()
+    assert not switch.waiting and calls == {"start": 1, "take": 1} and job.looks == 3
+    assert statistics == {"generated_kernel_from_seconds": 20.0}
+
+    switch, calls, statistics = switch_for(Driver(20.0, None), None)  # compiled already
+    switch.poll()
+    assert not switch.waiting and calls == {"start": 1, "take": 1}
+
+    switch, calls, statistics = switch_for(Driver(20.0, 300.0), Job(1))  # 280 s left: no compile
+    switch.poll()
+    switch.poll()
+    assert not switch.waiting and calls == {"start": 0, "take": 0} and statistics == {}
+
+    failing = Job(1, failed=True)
+    switch, calls, statistics = switch_for(Driver(20.0, None), failing)
+    for _ in range(3):
+        switch.poll()
+    assert not switch.waiting and calls == {"start": 1, "take": 0} and failing.looks == 1

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ...processes import pid_alive
@@ -147,6 +148,44 @@ def compile_once(text: str, prefix: str, dtype: str) -> BackgroundCompile:
     if name not in _started:
         _started[name] = BackgroundCompile(text, prefix, dtype)
     return _started[name]
+
+
+class KernelSwitch:
+    """``--kernel auto`` on the list kernel: the moment, between two slices, at which a
+    search takes the generated kernel.  ``start`` begins the module's compile in another
+    process (None: it is compiled already), ``take`` loads the module into the search; each
+    runs once at most, the first when the search is worth a compile (:func:`worth_starting`),
+    the second once the compile is cached.  A search too short, or a compile that fails,
+    keeps the list kernel to the end: the same tree either way."""
+
+    def __init__(
+        self, driver, start: Callable[[], BackgroundCompile | None], take: Callable[[], None], statistics: dict
+    ) -> None:
+        self.driver, self.start, self.take, self.statistics = driver, start, take, statistics
+        self.waiting = True
+        self._started = False
+        self._job: BackgroundCompile | None = None
+
+    def poll(self) -> None:
+        """Called before each slice: starts the compile or takes the kernel when it is time."""
+        if not self.waiting:
+            return
+        elapsed = self.driver.elapsed()
+        if not self._started:
+            if elapsed < START_AFTER_SECONDS:
+                return
+            limits = self.driver.limits
+            if not worth_starting(elapsed, limits.time, self.driver.nodes_done, limits.nodes):
+                self.waiting = False  # too short a search to gain from a compile: none started
+                return
+            self._job = self.start()
+            self._started = True
+        if self._job is None or self._job.ready():
+            self.take()
+            self.statistics["generated_kernel_from_seconds"] = round(elapsed, 1)
+            self.waiting = False
+        elif self._job.failed:
+            self.waiting = False  # the list kernel to the end
 
 
 def _compile(path: str, name: str, dtype: str, parent: str) -> None:

@@ -305,31 +305,24 @@ def _run(
         written_out.reserve(tables.cand, tables.starts, saved.size)  # the prefix filter's tables fit
     prefix = PrefixFilter(tables, plan.order, puzzle.n_tiles, phases, phase, align)
 
-    job = None  # the background compile of ``waiting``, once started
+    def take_generated() -> None:
+        nonlocal written_out
+        assert waiting is not None
+        written_out = generated_best.load(waiting)
+        assert written_out is not None
+        written_out.reserve(tables.cand, tables.starts, saved.size)
+        prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
 
-    def take_generated(spec: dict) -> None:
-        """auto: a search running long compiles the generated kernel beside it, and takes
-        it between two slices once it is cached (the same tree)."""
-        nonlocal written_out, waiting, job
-        if job is None:
-            limits = driver.limits
-            if not background_compile.worth_starting(driver.elapsed(), limits.time, driver.nodes_done, limits.nodes):
-                return
-            job = generated_best.background_compile(spec)
-        if job.ready():
-            written_out = generated_best.load(spec)
-            assert written_out is not None
-            written_out.reserve(tables.cand, tables.starts, saved.size)
-            prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
-            total.statistics["generated_kernel_from_seconds"] = round(driver.elapsed(), 1)
-            waiting = None
-        elif job.failed:
-            waiting = None  # the list kernel to the end
+    switch: background_compile.KernelSwitch | None = None  # auto, until it takes the generated kernel
+    if waiting is not None:
+        switch = background_compile.KernelSwitch(
+            driver, partial(generated_best.background_compile, waiting), take_generated, total.statistics
+        )
 
     def run_slice(want: int) -> SliceReport:
         nonlocal run_nodes, reported
-        if waiting is not None:
-            take_generated(waiting)
+        if switch is not None:
+            switch.poll()
         if restart_nodes is not None:
             want = min(want, max(1, restart_nodes - run_nodes))
         if shared_best is not None:  # a parallel run: aim above the best found elsewhere

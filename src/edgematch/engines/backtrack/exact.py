@@ -154,35 +154,29 @@ def _search_one(
         buffer_rows = 1024 if wanted is None else max(1, min(1024, wanted))
     out = np.zeros((buffer_rows, puzzle.n_squares), np.int32)
 
-    job = None  # the background compile of the generated kernel, once started
+    text = None  # the generated kernel's source, written once a search is worth a compile
 
-    def take_generated(arguments: tuple) -> None:
-        """auto on the list kernel: a search still running after a few seconds with long
-        enough left takes the generated kernel, compiling it beside itself first if it is
-        not compiled (:mod:`.background_compile`); the same tree either way."""
-        nonlocal written_out, waiting, job
-        elapsed = driver.elapsed()
-        if elapsed < background_compile.START_AFTER_SECONDS:
-            return
-        if job is None:
-            limits = driver.limits
-            if not background_compile.worth_starting(elapsed, limits.time, driver.nodes_done, limits.nodes):
-                waiting = None  # too short a search to gain from a compile: no source written
-                return
-            text = generated.source(*arguments)
-            if not generated.is_compiled(text, "edgematch_exact"):
-                job = background_compile.compile_once(text, "edgematch_exact", "int64")
-        if job is None or job.ready():
-            written_out = generated.load(*arguments)
-            prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
-            total.statistics["generated_kernel_from_seconds"] = round(elapsed, 1)
-            waiting = None
-        elif job.failed:
-            waiting = None  # the list kernel to the end
+    def start_compile() -> background_compile.BackgroundCompile | None:
+        nonlocal text
+        assert waiting is not None
+        text = generated.source(*waiting)
+        if generated.is_compiled(text, "edgematch_exact"):
+            return None
+        return background_compile.compile_once(text, "edgematch_exact", "int64")
+
+    def take_generated() -> None:
+        nonlocal written_out
+        assert waiting is not None
+        written_out = generated.load(*waiting, text=text)
+        prefix.align = (0, generated.DEPTHS_PER_FUNCTION)
+
+    switch: background_compile.KernelSwitch | None = None  # auto, until it takes the generated kernel
+    if waiting is not None:
+        switch = background_compile.KernelSwitch(driver, start_compile, take_generated, total.statistics)
 
     def run_slice(want: int) -> SliceReport:
-        if waiting is not None:
-            take_generated(waiting)
+        if switch is not None:
+            switch.poll()
         left = driver.solutions_left()
         max_solutions = -1 if left is None else left
         fell_back = False

@@ -58,7 +58,8 @@ LEAVES, WRITTEN, MAXSOL, DEPTH, RD, OUTROWS, OUTAT = range(1, len(COUNTERS))
 OFFSETS = ("CUR", "END", "NPD", "BOARD", "USED", "STARTS", "CAND", "NODES")
 O_CUR, O_END, O_NPD, O_BOARD, O_USED, O_STARTS, O_CAND, O_NODES = range(len(OFFSETS))
 
-_lock = threading.Lock()
+#: guards the cache folder's files and the imported modules (re-entered by import_source)
+_lock = threading.RLock()
 _loaded: dict[str, object] = {}
 
 
@@ -506,15 +507,16 @@ def write_source(text: str, prefix: str) -> Path:
     """Generated ``text`` written into the cache folder (once: Numba's cache keys on the
     file's date), marked used, the folder bounded; the file's path."""
     name = module_name(text, prefix)
-    generated_cache.prune(generated_cache.limit_bytes(), keep=frozenset([name, *_loaded]))
-    folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.py"
-    if not path.exists() or path.read_text() != text:
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(text)
-        os.replace(temporary, path)
-    generated_cache.mark_used(name)
+    with _lock:  # threads of one process share the temporary file's name
+        generated_cache.prune(generated_cache.limit_bytes(), keep=frozenset([name, *_loaded]))
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.py"
+        if not path.exists() or path.read_text() != text:
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(text)
+            os.replace(temporary, path)
+        generated_cache.mark_used(name)
     return path
 
 
@@ -528,9 +530,13 @@ def import_file(path: Path, name: str):
     return module
 
 
-def load(rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int) -> GeneratedKernel:
+def load(
+    rows, order, board, cmask: int, pmask: int, start: int, n_tiles: int, n_starts: int, text: str | None = None
+) -> GeneratedKernel:
     """The generated kernel for this plan and start depth, written and imported once per
-    process (compiled once per machine: Numba caches it beside the source)."""
-    text = source(rows, order, board, cmask, pmask, start, n_tiles, n_starts)
+    process (compiled once per machine: Numba caches it beside the source); ``text``: its
+    source where the caller has written it already."""
+    if text is None:
+        text = source(rows, order, board, cmask, pmask, start, n_tiles, n_starts)
     module = import_source(text, "edgematch_exact")
     return GeneratedKernel(module, order, board, n_tiles, n_starts, start, rows, cmask, pmask)
