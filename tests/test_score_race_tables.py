@@ -840,16 +840,18 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     hours = amd_hours(recorded_depths())
     text = docs_prose()
     found = re.search(
-        r"Of the (\S+) after it \(seeds (.+?), the kernel of \w+\), (\S+) were ahead over every stretch "
+        r"Of the (\S+) after it \(seeds (.+?), the kernel of \w+[^)]*\), (\S+) were ahead over every stretch "
         r"\((\S+) to (\S+) over the hour\), seed (\d+) over its first half hour only \((\S+) against (\S+) over "
-        r"the second; (\S+) over the hour\) and seed (\d+) over every stretch but the one from (\d+) to (\d+) s "
-        r"\((\S+) against (\S+); (\S+) over the hour\): by stretch edgematch ran at (\d+) to (\d+) million nodes per "
-        r"second, libblackwood at (\d+) to (\d+)",
+        r"the second; (\S+) over the hour\), seed (\d+) over every stretch but the one from (\d+) to (\d+) s "
+        r"\((\S+) against (\S+); (\S+) over the hour\) and seed (\d+) over its first ten minutes only \((\S+) "
+        r"against (\S+) from 600 to 1800 s and (\S+) against (\S+) after; (\S+) over the hour[^)]*\): by stretch "
+        r"edgematch ran at (\d+) to (\d+) million nodes per second, libblackwood at (\d+) to (\d+)",
         text,
     )
     assert found, "the summary of the hours' stretches is missing from docs/backtracking.md"
     count, listed, ahead, low, high, other, ours_late, theirs_late, other_ratio, *rest = found.groups()
-    one, start, end, ours_one, theirs_one, one_ratio, *ranges = rest
+    one, start, end, ours_one, theirs_one, one_ratio, early, *rest = rest
+    ours_mid, theirs_mid, ours_end, theirs_end, early_ratio, *ranges = rest
     seeds = seeds_named(listed)
     assert seeds == sorted(seed for seed in hours if seed >= seeds[0]) and number_of(count) == len(seeds)
     stretches = {seed: tuple(score_race.stretch_rates(row) for row in hours[seed]) for seed in seeds}
@@ -858,7 +860,7 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
         return round(rate_ratio(hours[seed]), 2)
 
     always = [s for s in seeds if all(stretches[s][0][k] > stretches[s][1][k] for k in stretches[s][0])]
-    assert number_of(ahead) == len(always) and set(seeds) - set(always) == {int(other), int(one)}
+    assert number_of(ahead) == len(always) and set(seeds) - set(always) == {int(other), int(one), int(early)}
     assert (float(low), float(high)) == (min(map(ratio, always)), max(map(ratio, always)))
     ours, theirs = stretches[int(other)]
     assert [k for k in ours if ours[k] > theirs[k]] == [k for k in ours if k[1] <= 1800]
@@ -869,6 +871,11 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
     assert [k for k in ours if ours[k] <= theirs[k]] == [stretch]
     assert (ours_one, theirs_one) == (f"{ours[stretch] / 1e6:.1f}", f"{theirs[stretch] / 1e6:.1f}")
     assert float(one_ratio) == ratio(int(one))
+    ours, theirs = stretches[int(early)]
+    assert [k for k in ours if ours[k] > theirs[k]] == [k for k in ours if k[1] <= 600]
+    typed = (ours_mid, theirs_mid, ours_end, theirs_end)
+    assert typed == tuple(f"{rates[k] / 1e6:.1f}" for k in ((600, 1800), (1800, 3600)) for rates in (ours, theirs))
+    assert float(early_ratio) == ratio(int(early))
     for column, (slowest, fastest) in enumerate((ranges[:2], ranges[2:])):
         rates = [rate / 1e6 for s in seeds for rate in stretches[s][column].values()]
         assert (int(slowest), int(fastest)) == (round(min(rates)), round(max(rates))), column
