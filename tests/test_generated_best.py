@@ -390,7 +390,13 @@ def test_a_compile_in_another_process_fills_the_cache_for_the_search(tmp_path, m
     assert again.statistics["kernel"] == "generated" and again.nodes == 5_000
     stats = next(iter(generated._loaded.values())).chain.stats
     assert sum(stats.cache_hits.values()) == 1 and sum(stats.cache_misses.values()) == 0
-    # a lock left by a compile that died is taken over, and closing stops the compile
+    cached = background_compile.BackgroundCompile(job.text, job.prefix, "int32")
+    assert cached.process is None and cached.ready()  # compiled already: no compile started
+    # a lock left by a compile that died is taken over, and closing stops the compile (the
+    # cache emptied first, as before any compile)
+    monkeypatch.setattr(generated, "_loaded", {})
+    for code in tmp_path.rglob(f"{generated.module_name(job.text, job.prefix)}.*.nb[ic]"):
+        code.unlink()
     job.lock.write_text("999999999")
     taken = background_compile.BackgroundCompile(job.text, job.prefix, "int32")
     assert taken.process is not None and taken.lock.read_text() == str(taken.process.pid)
@@ -456,7 +462,7 @@ def test_the_kernel_switch_starts_once_takes_once_and_gives_up_on_a_short_search
     assert not switch.waiting and calls == {"start": 1, "take": 1} and job.looks == 3
     assert statistics == {"generated_kernel_from_seconds": 20.0}
 
-    switch, calls, statistics = switch_for(Driver(20.0, None), None)  # compiled already
+    switch, calls, statistics = switch_for(Driver(20.0, None), Job(1))  # compiled already: ready at once
     switch.poll()
     assert not switch.waiting and calls == {"start": 1, "take": 1}
 

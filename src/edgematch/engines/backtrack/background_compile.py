@@ -75,8 +75,10 @@ class BackgroundCompile:
         self.text, self.prefix = text, prefix
         self.process: subprocess.Popen | None = None
         self.failed = False
-        self._ready = False
+        self._ready = generated.is_compiled(text, prefix)  # cached already: nothing to run
         self._checked = 0.0
+        if self._ready:
+            return
         path = generated.write_source(text, prefix)
         self.lock = path.with_suffix(generated_cache.LOCK)
         if not self._take_lock():
@@ -153,17 +155,16 @@ def compile_once(text: str, prefix: str, dtype: str) -> BackgroundCompile:
 class KernelSwitch:
     """``--kernel auto`` on the list kernel: the moment, between two slices, at which a
     search takes the generated kernel.  ``start`` begins the module's compile in another
-    process (None: it is compiled already), ``take`` loads the module into the search; each
+    process (ready at once where it is cached), ``take`` loads the module into the search; each
     runs once at most, the first when the search is worth a compile (:func:`worth_starting`),
     the second once the compile is cached.  A search too short, or a compile that fails,
     keeps the list kernel to the end: the same tree either way."""
 
     def __init__(
-        self, driver, start: Callable[[], BackgroundCompile | None], take: Callable[[], None], statistics: dict
+        self, driver, start: Callable[[], BackgroundCompile], take: Callable[[], None], statistics: dict
     ) -> None:
         self.driver, self.start, self.take, self.statistics = driver, start, take, statistics
         self.waiting = True
-        self._started = False
         self._job: BackgroundCompile | None = None
 
     def poll(self) -> None:
@@ -171,7 +172,7 @@ class KernelSwitch:
         if not self.waiting:
             return
         elapsed = self.driver.elapsed()
-        if not self._started:
+        if self._job is None:
             if elapsed < START_AFTER_SECONDS:
                 return
             limits = self.driver.limits
@@ -179,8 +180,7 @@ class KernelSwitch:
                 self.waiting = False  # too short a search to gain from a compile: none started
                 return
             self._job = self.start()
-            self._started = True
-        if self._job is None or self._job.ready():
+        if self._job.ready():
             self.take()
             self.statistics["generated_kernel_from_seconds"] = round(elapsed, 1)
             self.waiting = False

@@ -156,12 +156,10 @@ def _search_one(
 
     text = None  # the generated kernel's source, written once a search is worth a compile
 
-    def start_compile() -> background_compile.BackgroundCompile | None:
+    def start_compile() -> background_compile.BackgroundCompile:
         nonlocal text
         assert waiting is not None
         text = generated.source(*waiting)
-        if generated.is_compiled(text, "edgematch_exact"):
-            return None
         return background_compile.compile_once(text, "edgematch_exact", "int64")
 
     def take_generated() -> None:

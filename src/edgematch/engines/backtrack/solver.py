@@ -153,9 +153,9 @@ class BacktrackSolver(Engine):
         when it does not apply).  ``generated`` writes the list kernel out as source
         for this puzzle and order (:mod:`.generated`: faster on large boards, compiled
         on first use and cached); plans it cannot run use the list kernel.  Where ``auto``
-        runs the list kernel, a search still running after a few seconds takes the generated
-        kernel once it is compiled, compiling it beside itself when it has long enough left
-        (:mod:`.background_compile`).  All walk
+        runs the list kernel, a search still running after a few seconds with long enough
+        left takes the generated kernel, compiling it beside itself first where it is not
+        compiled (:mod:`.background_compile`).  All walk
         the same tree: nodes, counts and solution order are identical; only the speed
         differs.  Best mode: ``generated`` writes the best kernel out per puzzle, order
         and schedule (:mod:`.generated_best`), ``auto`` runs it when it is compiled
