@@ -32,7 +32,7 @@ after an undo therefore searches exactly as before it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import int64, njit, types
 from numba import uint64 as U
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -1184,7 +1184,7 @@ def instantiate(M, p, honour, level):
     if t < 0:
         return True
     nfit = 0
-    rr = -1
+    rr = int64(-1)  # typed int64 from the start, or Numba compiles assign for the literal too
     for i in range(get(M, NROT, t)):
         r = get2(M, ROTS, t, i)
         if fits(M, x, t, r):

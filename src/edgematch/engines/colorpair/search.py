@@ -29,7 +29,7 @@ backtracks chronologically.
 
 from __future__ import annotations
 
-from numba import njit
+from numba import int64, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .filtering import (
@@ -471,19 +471,20 @@ def place_root(M, squares, tiles, rotations):
     """Place the hints and the start board at level 0, then propagate and shave.
     Returns False when they contradict each other or the rules (no solution below)."""
     M = unmanaged(M)
+    root = int64(0)  # not the literal 0: Numba would compile every callee again for it
     for i in range(squares.shape[0]):
         x = squares[i]
         t = tiles[i]
         r = rotations[i]
         if get(M, SQ_TILE, x) >= 0 or get(M, TILE_SQ, t) >= 0 or not fits(M, x, t, r):
             return False
-        if not assign(M, x, t, r, 0, True):
+        if not assign(M, x, t, r, root, True):
             return False
     M[SC_ROOT_PLACED] = M[SC_PLACED]
     push_demanded(M)
-    if not propagate(M, 0):
+    if not propagate(M, root):
         return False
-    if M[CFG + CFG_SHAVE] >= 0 and not shave(M, 0):
+    if M[CFG + CFG_SHAVE] >= 0 and not shave(M, root):
         return False
     return True
 
