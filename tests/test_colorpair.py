@@ -422,3 +422,22 @@ def test_registered_as_a_solver():
     assert isinstance(solver, ColorPairSolver)
     with pytest.raises(InputError):
         make_solver("colorpair", order="rowscan")
+
+
+
+def test_the_filtering_is_compiled_for_int64_levels_only():
+    """The root's level and instantiate's rotation reach Numba as int64, not as the literals
+    0 and -1: each literal compiled the filtering and everything it calls once more (a
+    first count took twice as long; benchmarks/results/colorpair_compile.md).  The two
+    callers are typed afresh (uncached), so their callees see every signature asked for."""
+    from numba import njit, types
+
+    from edgematch.engines.colorpair import filtering, search
+
+    assert ColorPairSolver().count(generate(4, 4, 2, 3, seed=1).puzzle).complete
+    (root,) = search.place_root.signatures
+    njit(search.place_root.py_func).compile(root)
+    njit(filtering.instantiate.py_func).compile((types.CPointer(types.int64), types.int64, types.boolean, types.int64))
+    for function in (filtering.propagate, search.shave, filtering.assign):
+        assert function.signatures
+        assert not [s for s in function.signatures if "Literal[int]" in str(s)], function.signatures
