@@ -424,7 +424,6 @@ def test_registered_as_a_solver():
         make_solver("colorpair", order="rowscan")
 
 
-
 def test_the_filtering_is_compiled_for_int64_levels_only():
     """The root's level and instantiate's rotation reach Numba as int64, not as the literals
     0 and -1: each literal compiled the filtering and everything it calls once more (a
