@@ -49,11 +49,15 @@ print(json.dumps({"seconds": seconds, "solutions": result.solutions, "repeated":
 """
 
 
-def one_run() -> dict:
-    """One count in a fresh process with an empty Numba cache."""
+def one_run(child: str = CHILD) -> dict:
+    """One count in a fresh process with an empty Numba cache; a child that fails ends the
+    benchmark with one line naming its status and its last line of error, not a traceback."""
     with tempfile.TemporaryDirectory(prefix="colorpair-compile-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        done = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
+        raise SystemExit(f"colorpair_compile.py: the count's process failed (status {done.returncode}): {last}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

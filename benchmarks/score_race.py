@@ -18,11 +18,12 @@ invalid joins, no endgame): the deepest board each reaches.
 
 Prints each row as it is measured and writes ``results/score_race.md`` and ``.json``
 (``--merge`` keeps the rows of earlier runs that this one did not measure again;
-``--rewrite`` measures nothing and writes the tables again from the ``.json``).
+``--rewrite`` measures nothing and writes the tables again from the ``.json``; ``--entry SEED``
+prints a draft of libblackwood_races.md's entry for that seed's longest depth race).
 
     python benchmarks/score_race.py [--puzzles e2,e2-clues] [--horizons 60,600,3600] [--jobs 2]
         [--seed 1] [--rate-seconds 60] [--libblackwood DIR] [--eternity2 DIR] [--no-rates] [--merge]
-        [--depth-horizons 60,600 [--alone]] [--peers-only] [--rate-pairs K] [--rewrite]
+        [--depth-horizons 60,600 [--alone]] [--peers-only] [--rate-pairs K] [--rewrite] [--entry SEED]
 
 ``--rate-pairs K`` measures the rates side by side: edgematch and each peer given at the
 same time, one core each, K rounds with the cores swapped each round.  ``--alone`` runs the
@@ -689,6 +690,157 @@ def long_races(depths: list[dict]) -> list[str]:
     return lines
 
 
+#: the depth the races of an hour are read by: both engines' median there, and the docs say when each first reached it
+HOUR_DEPTH = 250
+
+
+def first_reached(row: dict, depth: int = HOUR_DEPTH) -> str:
+    """When one engine first had ``depth`` tiles or more on the board in its race, from its
+    ``depth_at`` timeline; "never" with the deepest it reached and when; "-" without a timeline."""
+    steps = {int(d): float(at) for d, at in (row.get("depth_at") or {}).items()}
+    if not steps:
+        return "-"
+    reached = [at for d, at in steps.items() if d >= depth]
+    if reached:
+        return f"{min(reached):,.1f} s"
+    deepest = max(steps)
+    return f"never ({deepest} after {steps[deepest]:,.1f} s)"
+
+
+def slower_stretches(ours: dict, theirs: dict) -> str:
+    """The stretches of one race over which edgematch placed fewer nodes a second than
+    libblackwood ("none", or "-" where either noted no marks)."""
+    rates = (stretch_rates(ours), stretch_rates(theirs))
+    if not rates[0] or not rates[1]:
+        return "-"
+    slower = [
+        f"{lo}-{hi} s"
+        for lo, hi in sorted(rates[0].keys() & rates[1].keys())
+        if rates[0][(lo, hi)] <= rates[1][(lo, hi)]
+    ]
+    return ", ".join(slower) or "none"
+
+
+def hour_races(depths: list[dict]) -> list[str]:
+    """Each race of an hour with what the docs would otherwise retype after every race: the
+    tiles each engine reached, when each first had 250 tiles on the board, both rates over
+    the hour and the stretches edgematch was slower in; then how often each engine ended the
+    hour at each depth."""
+    races: dict[int, dict[str, dict]] = {}
+    for r in depths:
+        if r["horizon"] == 3600 and not r.get("within"):
+            races.setdefault(r["seed"], {})[r["engine"]] = r
+    races = {seed: race for seed, race in races.items() if len(race) == 2}
+    if not races:
+        return []
+    lines = [
+        "Races of an hour, race by race (tiles at the hour; when each engine first had "
+        f"{HOUR_DEPTH} tiles or more on the board, or the deepest it reached instead; both rates over "
+        "the hour, million nodes per second, edgematch / libblackwood; the stretches over which "
+        "edgematch was the slower, where both engines noted node marks):",
+        "",
+        f"| seed | machine | code | tiles | edgematch first {HOUR_DEPTH} | libblackwood first {HOUR_DEPTH} | "
+        "nodes/s | ratio | edgematch slower over |",
+        "|---:|---|---|---|---|---|---|---:|---|",
+    ]
+    for seed, race in sorted(races.items()):
+        ours, theirs = race["edgematch"], race["libblackwood"]
+        a, b = ours.get("nodes_per_second_per_core"), theirs.get("nodes_per_second_per_core")
+        rates, ratio = (f"{a / 1e6:.1f} / {b / 1e6:.1f}", f"{a / b:.2f}") if a and b else ("-", "-")
+        lines.append(
+            f"| {seed} | {machine_of(ours)} | {ours.get('code', '-')} | "
+            f"{ours['deepest_tiles']} / {theirs['deepest_tiles']} | {first_reached(ours)} | {first_reached(theirs)} | "
+            f"{rates} | {ratio} | {slower_stretches(ours, theirs)} |"
+        )
+    lines += ["", "How many races of an hour each engine ended at each depth, and its mean depth:", ""]
+    tiles = {
+        engine: [race[engine]["deepest_tiles"] for race in races.values()] for engine in ("edgematch", "libblackwood")
+    }
+    depths_seen = sorted({t for column in tiles.values() for t in column})
+    lines += [
+        "| engine | " + " | ".join(f"{d} tiles" for d in depths_seen) + " | mean |",
+        "|---|" + "---:|" * (len(depths_seen) + 1),
+    ]
+    for engine, column in tiles.items():
+        lines.append(
+            f"| {engine} | "
+            + " | ".join(str(column.count(d)) for d in depths_seen)
+            + f" | {statistics.mean(column):.2f} |"
+        )
+    return lines
+
+
+def ordinal(n: int) -> str:
+    """248th, 251st, 252nd, 253rd."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def timeline_text(row: dict, steps: int = 3) -> str:
+    """When one engine first reached its last few depths ("its 248th after 3.8 s, ...")."""
+    at = sorted((int(d), float(t)) for d, t in (row.get("depth_at") or {}).items())[-steps:]
+    return "its " + ", ".join(f"{ordinal(d)} after {t:,.1f} s" for d, t in at) if at else "no timeline"
+
+
+def stretches_text(ours: dict, theirs: dict) -> str:
+    """Both engines' rates stretch by stretch, in words, million nodes per second."""
+    a, b = stretch_rates(ours), stretch_rates(theirs)
+    keys = sorted(a.keys() & b.keys())
+    parts = []
+    for lo, hi in keys:
+        where = f"to {hi} s" if lo == 0 else f"after {lo} s" if (lo, hi) == keys[-1] else f"from {lo} to {hi} s"
+        parts.append(f"{a[(lo, hi)] / 1e6:.1f} against {b[(lo, hi)] / 1e6:.1f} {where}")
+    return ", ".join(parts)
+
+
+def race_entry(depths: list[dict], seed: int) -> str:
+    """A draft of benchmarks/results/libblackwood_races.md's entry for the longest depth race
+    of ``seed``, every figure from score_race.json: both engines' tiles and timelines, their
+    rates over the race and by stretch, the seed's shorter race if it had one, and the pooled
+    row at the race's horizon. The hours of day and any reading of the figures are added by hand."""
+    races = [r for r in depths if r["seed"] == seed and not r.get("within")]
+    if not races:
+        return f"seed {seed}: no depth race in score_race.json"
+    horizon = max(r["horizon"] for r in races)
+
+    def pair(h: int) -> tuple[dict, dict] | None:
+        rows = {r["engine"]: r for r in races if r["horizon"] == h}
+        return (rows["edgematch"], rows["libblackwood"]) if len(rows) == 2 else None
+
+    ours, theirs = pair(horizon) or (None, None)
+    if ours is None or theirs is None:
+        return f"seed {seed}: only one engine ran its race of {horizon} s"
+    verdict = {1: "deeper", 0: "as deep", -1: "shallower"}[
+        (ours["deepest_tiles"] > theirs["deepest_tiles"]) - (ours["deepest_tiles"] < theirs["deepest_tiles"])
+    ]
+    a, b = ours["nodes_per_second_per_core"], theirs["nodes_per_second_per_core"]
+    text = (
+        f"{ours.get('date', '-')}, on {machine_of(ours)}, seed {seed} for {horizon} s (code {ours.get('code', '-')}; "
+        f"`--depth-horizons {horizon} --depth-seeds 1 --seed {seed}`): edgematch {ours['deepest_tiles']} tiles "
+        f"({timeline_text(ours)}; best score {ours.get('best_score') or '-'}), libblackwood {theirs['deepest_tiles']} "
+        f"({timeline_text(theirs)}): {verdict} at {horizon} s. {a / 1e6:.1f} against {b / 1e6:.1f} million nodes "
+        f"per second over the race ({a / b:.2f})"
+    )
+    stretches = stretches_text(ours, theirs)
+    text += f"; by stretch {stretches}." if stretches else "."
+    for h in sorted({r["horizon"] for r in races if r["horizon"] < horizon}, reverse=True):
+        if shorter := pair(h):
+            x, y = shorter
+            text += (
+                f" Its race of {h} s ({x.get('date', '-')}, code {x.get('code', '-')}): edgematch {x['deepest_tiles']} "
+                f"({timeline_text(x)}), libblackwood {y['deepest_tiles']} ({timeline_text(y)}), "
+                f"{x['nodes_per_second_per_core'] / 1e6:.1f} against {y['nodes_per_second_per_core'] / 1e6:.1f}."
+            )
+            break
+    seeds, deeper, as_deep, shallower, p, _, _, mean, interval, signed_rank = (
+        c.strip() for c in depth_cells(depth_pairs(depths, horizon)).split("|")[:-1]
+    )
+    return text + (
+        f" Pooled at {horizon} s: {seeds} seeds, {deeper}, {as_deep}, {shallower} (p = {p}; {mean}, {interval}; "
+        f"signed-rank p = {signed_rank})."
+    )
+
+
 #: Batches planned before their first race: (the day planned, the seeds, the horizon read).
 #: Each is read once, when all its seeds are in at its horizon, so that its verdict is not one
 #: of the many nominal looks at the pooled rows; a seed's rows dated before the plan do not count.
@@ -1054,6 +1206,8 @@ def write(rows: list[dict], header: dict) -> None:
         )
     lines += ["", *depth_summary(depths)]
     lines += ["", *long_races(depths)]
+    hours = hour_races(depths)
+    lines += ["", *hours] if hours else []
     lines += ["", *planned_batches(depths)]
     lines += ["", *restart_estimate(depths)]
     lines += ["", "## Nodes per second, one core", "", "| puzzle | engine | nodes/s | seconds | command |"]
@@ -1185,6 +1339,12 @@ def main(argv=None) -> int:
         help="measure nothing: write score_race.md again from score_race.json (after a change to the tables)",
     )
     parser.add_argument(
+        "--entry",
+        type=int,
+        metavar="SEED",
+        help="measure nothing: print a draft of libblackwood_races.md's entry for SEED's longest depth race",
+    )
+    parser.add_argument(
         "--peers-only",
         action="store_true",
         help="measure only the peers (edgematch's rows come from an earlier run: use with --merge)",
@@ -1210,6 +1370,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     global PEER_PYTHON
     PEER_PYTHON = args.peer_python
+    if args.entry is not None:
+        print(race_entry(depth_races(json.loads((RESULTS / "score_race.json").read_text())["rows"]), args.entry))
+        return 0
     if args.rewrite:
         saved = json.loads((RESULTS / "score_race.json").read_text())
         write(with_checkpoints(saved["rows"]), {k: saved[k] for k in ("machine", "code", "date")})

@@ -35,8 +35,16 @@ from support.rotations import turned
 # ---------------------------------------------------------------------------- configurations
 #: The on/off switches: the paper's ablations first (section 4.1, 4.2, 5.2), then the
 #: parts of the model that can be switched off for experiments.
-SWITCHES = ("preemption", "shared_edges", "cycles", "backjumping", "opposite_pairs", "contradiction",
-            "instantiation", "patterns")
+SWITCHES = (
+    "preemption",
+    "shared_edges",
+    "cycles",
+    "backjumping",
+    "opposite_pairs",
+    "contradiction",
+    "instantiation",
+    "patterns",
+)
 SHAVINGS = (None, 1, "all")
 
 
@@ -47,10 +55,15 @@ def every_configuration() -> list[dict]:
     orders = list(VALUE_ORDERS)
     out = []
     for i, (bits, shaving, heuristic) in enumerate(
-            itertools.product(itertools.product((False, True), repeat=len(SWITCHES)), SHAVINGS, list(HEURISTICS))):
+        itertools.product(itertools.product((False, True), repeat=len(SWITCHES)), SHAVINGS, list(HEURISTICS))
+    ):
         options = dict(zip(SWITCHES, bits))
-        options.update(shaving=shaving, heuristic=heuristic, value_order=orders[i % len(orders)],
-                       shaving_passes=("one", "fixpoint")[(i // len(orders)) % 2])
+        options.update(
+            shaving=shaving,
+            heuristic=heuristic,
+            value_order=orders[i % len(orders)],
+            shaving_passes=("one", "fixpoint")[(i // len(orders)) % 2],
+        )
         out.append(options)
     return out
 
@@ -58,8 +71,9 @@ def every_configuration() -> list[dict]:
 ALL_CONFIGS = every_configuration()
 #: The paper's switches only (preemption, shared edges, cycles, backjumping) x shaving x
 #: heuristics, the rest on: 240 configurations, all run on each tiny puzzle.
-PAPER_CONFIGS = [c for c in ALL_CONFIGS
-                 if all(c[name] for name in ("opposite_pairs", "contradiction", "instantiation", "patterns"))]
+PAPER_CONFIGS = [
+    c for c in ALL_CONFIGS if all(c[name] for name in ("opposite_pairs", "contradiction", "instantiation", "patterns"))
+]
 
 
 def check_boards(result):
@@ -71,8 +85,15 @@ def check_boards(result):
 
 def test_the_configuration_lists_are_complete():
     assert len(ALL_CONFIGS) == 2 ** len(SWITCHES) * len(SHAVINGS) * len(HEURISTICS) == 3840
-    assert len({tuple(sorted((k, str(v)) for k, v in c.items() if k in SWITCHES or k in ("shaving", "heuristic")))
-                for c in ALL_CONFIGS}) == 3840
+    assert (
+        len(
+            {
+                tuple(sorted((k, str(v)) for k, v in c.items() if k in SWITCHES or k in ("shaving", "heuristic")))
+                for c in ALL_CONFIGS
+            }
+        )
+        == 3840
+    )
     assert len(PAPER_CONFIGS) == 16 * 3 * 5
 
 
@@ -116,8 +137,28 @@ def test_paper_switch_combinations_find_the_reference_solutions(tiny_references,
 
 
 # ---------------------------------------------------------------------------- random instances
-SIZES = [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3), (3, 5), (5, 4), (4, 5), (5, 5), (6, 3), (6, 4), (4, 6), (6, 5),
-         (6, 6), (7, 3), (7, 4), (7, 5), (5, 7), (7, 6), (7, 7)]
+SIZES = [
+    (3, 3),
+    (4, 3),
+    (3, 4),
+    (4, 4),
+    (5, 3),
+    (3, 5),
+    (5, 4),
+    (4, 5),
+    (5, 5),
+    (6, 3),
+    (6, 4),
+    (4, 6),
+    (6, 5),
+    (6, 6),
+    (7, 3),
+    (7, 4),
+    (7, 5),
+    (5, 7),
+    (7, 6),
+    (7, 7),
+]
 HINT_KINDS = ["none", "corner", 1, 2, 3]
 N_RANDOM = 220
 CHUNKS = 10
@@ -152,8 +193,13 @@ def test_random_instances_cover_the_issue():
 
 def _weakness(options: dict) -> int:
     """How much a configuration gives up (the rules that prune most count most)."""
-    return (4 * (not options["contradiction"]) + 2 * (not options["instantiation"]) + 2 * (not options["patterns"])
-            + (not options["backjumping"]) + (options["shaving"] is None))
+    return (
+        4 * (not options["contradiction"])
+        + 2 * (not options["instantiation"])
+        + 2 * (not options["patterns"])
+        + (not options["backjumping"])
+        + (options["shaving"] is None)
+    )
 
 
 def config_schedule() -> list[list[dict]]:
@@ -165,7 +211,7 @@ def config_schedule() -> list[list[dict]]:
     per = len(configs) / len(RANDOM)
     schedule: list[list[dict]] = [[] for _ in RANDOM]
     for rank, k in enumerate(by_size):
-        schedule[k] = configs[int(round(rank * per)):int(round((rank + 1) * per))]
+        schedule[k] = configs[int(round(rank * per)) : int(round((rank + 1) * per))]
     return schedule
 
 
@@ -265,16 +311,31 @@ def test_nodes_are_every_placement_and_add_up_per_depth(medium):
 def test_ablations_change_nodes_never_counts(medium):
     base = ColorPairSolver().count(medium)
     stats = base.statistics
-    for key in ("backjumps", "levels_skipped", "preemptions", "fail_pair", "propagated", "fail_shared_edges",
-                "fail_cycle", "pattern_choices", "pair_choices"):
+    for key in (
+        "backjumps",
+        "levels_skipped",
+        "preemptions",
+        "fail_pair",
+        "propagated",
+        "fail_shared_edges",
+        "fail_cycle",
+        "pattern_choices",
+        "pair_choices",
+    ):
         assert stats[key] > 0, key
     bt = BacktrackSolver().count(medium)
     assert bt.solutions == base.solutions
-    for options, stat in [(dict(backjumping=False), "backjumps"), (dict(preemption=False), "preemptions"),
-                          (dict(shaving="all"), None), (dict(heuristic="min-offer"), None),
-                          (dict(shared_edges=False), "fail_shared_edges"), (dict(cycles=False), "fail_cycle"),
-                          (dict(patterns=False), "pattern_choices"), (dict(instantiation=False), "propagated"),
-                          (dict(opposite_pairs=False), None)]:
+    for options, stat in [
+        (dict(backjumping=False), "backjumps"),
+        (dict(preemption=False), "preemptions"),
+        (dict(shaving="all"), None),
+        (dict(heuristic="min-offer"), None),
+        (dict(shared_edges=False), "fail_shared_edges"),
+        (dict(cycles=False), "fail_cycle"),
+        (dict(patterns=False), "pattern_choices"),
+        (dict(instantiation=False), "propagated"),
+        (dict(opposite_pairs=False), None),
+    ]:
         r = ColorPairSolver(**options).count(medium)
         assert r.complete and r.solutions == base.solutions, options
         assert r.nodes != base.nodes, options
@@ -341,8 +402,7 @@ def test_split_parts_add_up(medium):
             assert part.verify(require_complete=False).valid
             # a split node is also a plain start board (searched from a fresh fixed point)
             plain = Board(part.puzzle, part.tiles, part.rotations)
-            assert solver.count(medium, start=plain).solutions == \
-                solver.count(medium, start=part).solutions
+            assert solver.count(medium, start=plain).solutions == solver.count(medium, start=part).solutions
 
 
 def test_start_boards_split_the_count():
@@ -374,9 +434,13 @@ def test_contradictory_hints_have_no_solution():
     sol, puzzle = g.solution, g.puzzle
     corner, corner_rotation = int(sol.tiles[0]), int(sol.rotations[0])
     corner_east = turned(puzzle.tiles[corner], corner_rotation)[1]
-    clash = next((t, r) for t in range(puzzle.n_tiles) if t != corner
-                 for r in border_rotations(puzzle.tiles[t], 1, 4, 4)
-                 if turned(puzzle.tiles[t], r)[3] != corner_east)
+    clash = next(
+        (t, r)
+        for t in range(puzzle.n_tiles)
+        if t != corner
+        for r in border_rotations(puzzle.tiles[t], 1, 4, 4)
+        if turned(puzzle.tiles[t], r)[3] != corner_east
+    )
     hinted = puzzle.with_hints([Hint(0, corner, corner_rotation), Hint(1, *clash)])
     assert len(reference_solutions(hinted)) == 0
     r = ColorPairSolver().count(hinted)
@@ -422,6 +486,17 @@ def test_registered_as_a_solver():
     assert isinstance(solver, ColorPairSolver)
     with pytest.raises(InputError):
         make_solver("colorpair", order="rowscan")
+
+
+def test_the_compile_benchmark_names_a_failed_count_in_one_line():
+    """benchmarks/colorpair_compile.py runs each count in a child process: when the child fails,
+    the benchmark stops with its status and last line of error instead of a traceback."""
+    from benchmarks.colorpair_compile import one_run
+
+    with pytest.raises(SystemExit) as stopped:
+        one_run("import sys; sys.exit('no such puzzle')")
+    assert str(stopped.value) == "colorpair_compile.py: the count's process failed (status 1): no such puzzle"
+    assert one_run("import json; print(json.dumps({'seconds': 0.5}))") == {"seconds": 0.5}
 
 
 def test_the_filtering_is_compiled_for_int64_levels_only():
