@@ -694,6 +694,16 @@ def long_races(depths: list[dict]) -> list[str]:
 HOUR_DEPTH = 250
 
 
+def races_to(depths: list[dict], horizon: int) -> dict[int, tuple[dict, dict]]:
+    """Seed -> (edgematch's, libblackwood's) row of each race both engines ran to ``horizon``
+    (not a reading within a longer race)."""
+    races: dict[int, dict[str, dict]] = {}
+    for r in depths:
+        if r["horizon"] == horizon and not r.get("within"):
+            races.setdefault(r["seed"], {})[r["engine"]] = r
+    return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
+
+
 def first_reached(row: dict, depth: int = HOUR_DEPTH) -> str:
     """When one engine first had ``depth`` tiles or more on the board in its race, from its
     ``depth_at`` timeline; "never" with the deepest it reached and when; "-" without a timeline."""
@@ -726,11 +736,7 @@ def hour_races(depths: list[dict]) -> list[str]:
     tiles each engine reached, when each first had 250 tiles on the board, both rates over
     the hour and the stretches edgematch was slower in; then how often each engine ended the
     hour at each depth."""
-    races: dict[int, dict[str, dict]] = {}
-    for r in depths:
-        if r["horizon"] == 3600 and not r.get("within"):
-            races.setdefault(r["seed"], {})[r["engine"]] = r
-    races = {seed: race for seed, race in races.items() if len(race) == 2}
+    races = races_to(depths, 3600)
     if not races:
         return []
     lines = [
@@ -743,10 +749,9 @@ def hour_races(depths: list[dict]) -> list[str]:
         "nodes/s | ratio | edgematch slower over |",
         "|---:|---|---|---|---|---|---|---:|---|",
     ]
-    for seed, race in sorted(races.items()):
-        ours, theirs = race["edgematch"], race["libblackwood"]
+    for seed, (ours, theirs) in sorted(races.items()):
         a, b = ours.get("nodes_per_second_per_core"), theirs.get("nodes_per_second_per_core")
-        rates, ratio = (f"{a / 1e6:.1f} / {b / 1e6:.1f}", f"{a / b:.2f}") if a and b else ("-", "-")
+        rates, ratio = (f"{a / 1e6:.1f} / {b / 1e6:.1f}", f"{a / b:.3f}") if a and b else ("-", "-")
         lines.append(
             f"| {seed} | {machine_of(ours)} | {ours.get('code', '-')} | "
             f"{ours['deepest_tiles']} / {theirs['deepest_tiles']} | {first_reached(ours)} | {first_reached(theirs)} | "
@@ -754,7 +759,8 @@ def hour_races(depths: list[dict]) -> list[str]:
         )
     lines += ["", "How many races of an hour each engine ended at each depth, and its mean depth:", ""]
     tiles = {
-        engine: [race[engine]["deepest_tiles"] for race in races.values()] for engine in ("edgematch", "libblackwood")
+        engine: [race[column]["deepest_tiles"] for race in races.values()]
+        for column, engine in enumerate(("edgematch", "libblackwood"))
     }
     depths_seen = sorted({t for column in tiles.values() for t in column})
     lines += [
@@ -798,18 +804,14 @@ def race_entry(depths: list[dict], seed: int) -> str:
     of ``seed``, every figure from score_race.json: both engines' tiles and timelines, their
     rates over the race and by stretch, the seed's shorter race if it had one, and the pooled
     row at the race's horizon. The hours of day and any reading of the figures are added by hand."""
-    races = [r for r in depths if r["seed"] == seed and not r.get("within")]
-    if not races:
+    horizons = sorted({r["horizon"] for r in depths if r["seed"] == seed and not r.get("within")}, reverse=True)
+    if not horizons:
         return f"seed {seed}: no depth race in score_race.json"
-    horizon = max(r["horizon"] for r in races)
-
-    def pair(h: int) -> tuple[dict, dict] | None:
-        rows = {r["engine"]: r for r in races if r["horizon"] == h}
-        return (rows["edgematch"], rows["libblackwood"]) if len(rows) == 2 else None
-
-    ours, theirs = pair(horizon) or (None, None)
-    if ours is None or theirs is None:
+    horizon = horizons[0]
+    race = races_to(depths, horizon).get(seed)
+    if race is None:
         return f"seed {seed}: only one engine ran its race of {horizon} s"
+    ours, theirs = race
     verdict = {1: "deeper", 0: "as deep", -1: "shallower"}[
         (ours["deepest_tiles"] > theirs["deepest_tiles"]) - (ours["deepest_tiles"] < theirs["deepest_tiles"])
     ]
@@ -819,12 +821,12 @@ def race_entry(depths: list[dict], seed: int) -> str:
         f"`--depth-horizons {horizon} --depth-seeds 1 --seed {seed}`): edgematch {ours['deepest_tiles']} tiles "
         f"({timeline_text(ours)}; best score {ours.get('best_score') or '-'}), libblackwood {theirs['deepest_tiles']} "
         f"({timeline_text(theirs)}): {verdict} at {horizon} s. {a / 1e6:.1f} against {b / 1e6:.1f} million nodes "
-        f"per second over the race ({a / b:.2f})"
+        f"per second over the race ({a / b:.3f})"
     )
     stretches = stretches_text(ours, theirs)
     text += f"; by stretch {stretches}." if stretches else "."
-    for h in sorted({r["horizon"] for r in races if r["horizon"] < horizon}, reverse=True):
-        if shorter := pair(h):
+    for h in horizons[1:]:
+        if shorter := races_to(depths, h).get(seed):
             x, y = shorter
             text += (
                 f" Its race of {h} s ({x.get('date', '-')}, code {x.get('code', '-')}): edgematch {x['deepest_tiles']} "

@@ -502,7 +502,7 @@ def test_each_race_of_an_hour_is_listed_with_when_each_engine_first_had_250_tile
     ]
     table = score_race.hour_races(rows)
     assert (
-        "| 7 | AMD | abc1234 | 251 / 249 | 1,234.6 s | never (249 after 202.0 s) | 80.0 / 72.0 | 1.11 | 600-1800 s |"
+        "| 7 | AMD | abc1234 | 251 / 249 | 1,234.6 s | never (249 after 202.0 s) | 80.0 / 72.0 | 1.111 | 600-1800 s |"
         in table
     )
     assert "| 8 | not recorded | - | 250 / 250 | - | - | - | - | - |" in table
@@ -518,7 +518,7 @@ def test_each_race_of_an_hour_is_listed_with_when_each_engine_first_had_250_tile
         rows[0],
         {**rows[1], "nodes_at": [[t, n / 2] for t, n in theirs], "nodes_per_second_per_core": 30_000_000},
     ]
-    assert score_race.hour_races(faster)[4].endswith("| 2.67 | none |")
+    assert score_race.hour_races(faster)[4].endswith("| 2.667 | none |")
     assert score_race.hour_races(depth_rows(1800, 7, 250, 250)) == []
 
 
@@ -539,7 +539,7 @@ def test_a_races_entry_draft_gives_both_timelines_rates_stretches_its_shorter_ra
         "2026-12-07, on AMD, seed 7 for 3600 s (code abc1234; `--depth-horizons 3600 --depth-seeds 1 --seed 7`): "
         "edgematch 251 tiles (its 249th after 12.5 s, 250th after 1,234.6 s, 251st after 3,000.0 s; best score 458), "
         "libblackwood 249 (its 247th after 0.5 s, 248th after 3.0 s, 249th after 202.0 s): deeper at 3600 s. "
-        "80.0 against 72.0 million nodes per second over the race (1.11); by stretch 80.0 against 60.0 to 60 s, "
+        "80.0 against 72.0 million nodes per second over the race (1.111); by stretch 80.0 against 60.0 to 60 s, "
         "80.0 against 60.0 from 60 to 300 s, 80.0 against 60.0 from 300 to 600 s, 80.0 against 100.0 from 600 to "
         "1800 s, 80.0 against 57.3 after 1800 s. Its race of 1800 s (2026-12-07, code abc1234): edgematch 250 "
         "(its 249th after 12.0 s, 250th after 1,200.0 s), libblackwood 250 (its 250th after 900.0 s), 90.0 against 70.0."
@@ -621,15 +621,6 @@ def test_number_words_read_back_as_the_docs_spell_them():
     assert [number_of(w) for w in ("two", "seventeen", "twenty", "twenty-two", "thirty-eight")] == [2, 17, 20, 22, 38]
 
 
-def hour_pairs_by_seed(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
-    """Seed -> (edgematch's, libblackwood's) row of each race of an hour, every machine."""
-    races: dict[int, dict[str, dict]] = {}
-    for r in depths:
-        if r["horizon"] == 3600 and not r.get("within"):
-            races.setdefault(r["seed"], {})[r["engine"]] = r
-    return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
-
-
 def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives():
     """The sentences around the pooled table say how deep each engine got within an hour, how
     the hour's means stand beside the restart estimate, and give the estimate itself; score_race.md
@@ -686,7 +677,9 @@ def test_the_hour_figures_in_the_docs_prose_are_the_ones_score_race_json_gives()
 
 def score_race_hours(depths: list[dict]) -> dict[int, tuple[int, int]]:
     """Seed -> (edgematch's, libblackwood's) tiles at the end of its race of an hour."""
-    return {seed: (a["deepest_tiles"], b["deepest_tiles"]) for seed, (a, b) in hour_pairs_by_seed(depths).items()}
+    return {
+        seed: (a["deepest_tiles"], b["deepest_tiles"]) for seed, (a, b) in score_race.races_to(depths, 3600).items()
+    }
 
 
 #: the bounds the docs name the hour's mean lead under ("by less than a quarter of a tile")
@@ -798,6 +791,15 @@ def test_the_machine_split_in_the_docs_prose_is_the_one_score_race_json_gives():
     assert depths_300.groups() == (theirs_xeon, theirs_amd, ours_xeon, ours_amd)
 
 
+def seeds_named(listed: str) -> list[int]:
+    """The seeds a docs list names ("41, 52, 53 and 59", "6 to 10 and 12"), in order."""
+    seeds: list[int] = []
+    for part in re.split(r", | and ", listed.strip()):
+        first, _, last = part.partition(" to ")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
+
+
 def rounds_to(seconds: float, documented: str) -> bool:
     """Whether ``seconds`` rounds to the figure the docs typed ("2,270", "15.5")."""
     figure = documented.replace(",", "")
@@ -805,7 +807,9 @@ def rounds_to(seconds: float, documented: str) -> bool:
     return f"{seconds:.{decimals}f}" == figure
 
 
-def test_seconds_read_back_as_the_docs_type_them():
+def test_seeds_and_seconds_read_back_as_the_docs_type_them():
+    assert seeds_named("6 to 10, 12, 13, 16 and 18 to 27") == [6, 7, 8, 9, 10, 12, 13, 16, *range(18, 28)]
+    assert seeds_named("59") == [59] and seeds_named("41, 52, 53 and 59") == [41, 52, 53, 59]
     assert rounds_to(2270.34, "2,270") and rounds_to(15.54, "15.5") and not rounds_to(15.54, "15")
 
 
@@ -819,7 +823,7 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
     noted it (which hours those are, the fastest, the spread to the last minutes, and the races
     that never did: stuck at 249, at their usual rate, libblackwood's the more) must stay true of
     benchmarks/results/score_race.json, which score_race.md lists race by race."""
-    races = hour_pairs_by_seed(recorded_depths())
+    races = score_race.races_to(recorded_depths(), 3600)
     text = docs_prose()
     found = re.search(
         r"in the hours that noted when each depth came \(every hour from seed (\d+) on\): from the first second "
@@ -851,11 +855,7 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
 
 def amd_hours(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
     """Seed -> (edgematch's, libblackwood's) row of each race of an hour run on the AMD EPYC."""
-    races: dict[int, dict[str, dict]] = {}
-    for r in machine_rows(depths, "AMD EPYC"):
-        if r["horizon"] == 3600 and not r.get("within"):
-            races.setdefault(r["seed"], {})[r["engine"]] = r
-    return {seed: (race["edgematch"], race["libblackwood"]) for seed, race in races.items() if len(race) == 2}
+    return score_race.races_to(machine_rows(depths, "AMD EPYC"), 3600)
 
 
 def rate_ratio(race: tuple[dict, dict]) -> float:
@@ -892,7 +892,8 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
         r"on the AMD EPYC edgematch was faster in (\d+) of (\d+) races of 60 s \(median ratio (\S+)\), "
         r"(\d+) of (\d+) of 300 s \((\S+)\), (\d+) of (\d+) of 600 s \((\S+)\), and in most of its races "
         r"of an hour \(score_race.md counts them; of those from seed (\d+) on, since 2026-12-04, the (\S+) before "
-        r"the union lists ran at (\S+) to (\S+) of libblackwood's rate and every one with them was faster:",
+        r"the union lists ran at (\S+) to (\S+) of libblackwood's rate and (?:every one with them was faster|all "
+        r"with them but seeds? ([\d, and]+) \(([\d., and]+)\) were faster):",
         text,
     )
     assert amd, "the AMD's depth-race rates are missing from docs/backtracking.md"
@@ -906,7 +907,9 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
     before = [rate_ratio(hours[s]) for s in listed if s < FIRST_UNION_LIST_SEED]
     assert number_of(typed[10]) == len(before)
     assert (float(typed[11]), float(typed[12])) == (round(min(before), 2), round(max(before), 2))
-    assert all(rate_ratio(hours[s]) > 1 for s in listed if s >= FIRST_UNION_LIST_SEED)
+    slower = [s for s in listed if s >= FIRST_UNION_LIST_SEED and rate_ratio(hours[s]) <= 1]
+    assert slower == (seeds_named(typed[13]) if typed[13] else [])
+    assert [f"{rate_ratio(hours[s]):.3f}" for s in slower] == (re.split(r", | and ", typed[14]) if typed[14] else [])
 
     xeon = re.search(r"Intel Xeon it was ahead at every length \((\d+) of its (\d+) hours, (\S+)\)", text)
     assert xeon
@@ -919,21 +922,23 @@ def test_the_depth_races_rates_in_the_docs_prose_are_the_ones_score_race_json_gi
 
 
 def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_gives():
-    """The summary of the AMD's hours with the kernel of 36a6021 (seeds 40 on): every one faster
-    over the hour, all but the three named ahead over every stretch, and what those three were
-    behind in; it must stay true as races come in (score_race.md lists each race's stretches)."""
+    """The summary of the AMD's hours with the kernel of 36a6021 (seeds 40 on): the seeds named
+    as slower over the hour, those named as not ahead over every stretch, and what three of
+    them were behind in; it must stay true as races come in (score_race.md lists each race's
+    stretches)."""
     hours = amd_hours(recorded_depths())
     text = docs_prose()
     found = re.search(
-        r"Of those after it \(seeds (\d+) on, the kernel of \w+[^)]*\), every one was faster over the hour and all "
-        r"but (\S+) over every stretch: seed (\d+) over its first half hour only \((\S+) against (\S+) over "
+        r"Of those after it \(seeds (\d+) on, the kernel of \w+[^)]*\), (?:every one was|all but seeds? ([\d, and]+) "
+        r"were) faster over the hour, and all but seeds ([\d, and]+?) over every stretch \([^)]*\)\. "
+        r"Seed (\d+) was ahead over its first half hour only \((\S+) against (\S+) over "
         r"the second; (\S+) over the hour\), seed (\d+) over every stretch but the one from (\d+) to (\d+) s "
         r"\((\S+) against (\S+); (\S+) over the hour\) and seed (\d+) over its first ten minutes only \((\S+) "
         r"against (\S+) from 600 to 1800 s and (\S+) against (\S+) after; (\S+) over the hour[^)]*\)\.",
         text,
     )
     assert found, "the summary of the hours' stretches is missing from docs/backtracking.md"
-    first, exceptions, other, ours_late, theirs_late, other_ratio, *rest = found.groups()
+    first, slower_seeds, exceptions, other, ours_late, theirs_late, other_ratio, *rest = found.groups()
     one, start, end, ours_one, theirs_one, one_ratio, early, *rest = rest
     ours_mid, theirs_mid, ours_end, theirs_end, early_ratio = rest
     seeds = [seed for seed in sorted(hours) if seed >= int(first)]
@@ -943,8 +948,9 @@ def test_the_hours_stretches_in_the_docs_prose_are_the_ones_score_race_json_give
         return round(rate_ratio(hours[seed]), 2)
 
     always = [s for s in seeds if all(stretches[s][0][k] > stretches[s][1][k] for k in stretches[s][0])]
-    assert set(seeds) - set(always) == {int(other), int(one), int(early)} and number_of(exceptions) == 3
-    assert all(rate_ratio(hours[s]) > 1 for s in seeds)
+    assert [s for s in seeds if s not in always] == seeds_named(exceptions)
+    assert {int(other), int(one), int(early)} <= set(seeds_named(exceptions))
+    assert [s for s in seeds if rate_ratio(hours[s]) <= 1] == (seeds_named(slower_seeds) if slower_seeds else [])
     ours, theirs = stretches[int(other)]
     assert [k for k in ours if ours[k] > theirs[k]] == [k for k in ours if k[1] <= 1800]
     assert (ours_late, theirs_late) == (f"{ours[(1800, 3600)] / 1e6:.1f}", f"{theirs[(1800, 3600)] / 1e6:.1f}")
