@@ -23,21 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
+from edgematch.engines.backtrack.recipe import BLACKWOOD_EXACT_SQUARES, BLACKWOOD_RECIPE
+
 RESULTS = Path(__file__).resolve().parent / "results" / "depth_probes.jsonl"
 #: tiles on the board from which nodes are counted (the bottom rows)
 TAIL_FROM = 240
 
 
-#: Blackwood's method as score_race.py's depth race runs it (JB470's rule, no endgame)
-BLACKWOOD_JB470 = dict(
-    order="blackwood",
-    schedule="blackwood",
-    priority_colours=[20, 5, 7],
-    priority_schedule="blackwood",
-    priority_first=True,
-    exact_squares="B16,C16,D16,E16",
-    kernel="generated",
-)
+#: Blackwood's method as score_race.py's depth race runs it (JB470's rule, no endgame): the
+#: default search's recipe on e2, its exact squares, the generated kernel
+BLACKWOOD_JB470 = dict(BLACKWOOD_RECIPE, exact_squares=BLACKWOOD_EXACT_SQUARES, kernel="generated")
 
 
 def search(seed: int, nodes: int) -> dict:

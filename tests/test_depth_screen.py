@@ -64,3 +64,20 @@ def test_the_summary_counts_seed_by_seed_against_base_of_the_same_code():
     assert v["deep_nodes"] == 6
     assert by[("base", "old")]["tiles"] == [200]
     assert ("v", "old") not in by
+
+
+def test_the_probes_run_the_depth_races_search():
+    """depth_probes.py (and the profiles that borrow its options) build the solver in-process
+    from the library's recipe; it must be the search the depth race runs from the command line."""
+    from benchmarks.depth_probes import BLACKWOOD_JB470
+
+    parsed = build_parser().parse_args(["search", "e2", *DEPTH_SEARCH])
+    assert BLACKWOOD_JB470 == dict(
+        order=parsed.order,
+        schedule=parsed.schedule,
+        priority_colours=[int(c) for c in parsed.priority_colours.split(",")],
+        priority_schedule=parsed.priority_schedule,
+        priority_first=parsed.priority_first,
+        exact_squares=parsed.exact_squares,
+        kernel="generated",
+    )
