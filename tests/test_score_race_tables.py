@@ -821,19 +821,21 @@ def first_250(row: dict) -> float | None:
 def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_json_gives():
     """What the docs say of when each engine first had 250 tiles on the board in the hours that
     noted it (which hours those are, the fastest, the spread to the last minutes, and the races
-    that never did: stuck at 249, at their usual rate, libblackwood's the more) must stay true of
-    benchmarks/results/score_race.json, which score_race.md lists race by race."""
+    that never did: stuck at 249, at their usual rate but in the races the docs name,
+    libblackwood's the more) must stay true of benchmarks/results/score_race.json, which
+    score_race.md lists race by race."""
     races = score_race.races_to(recorded_depths(), 3600)
     text = docs_prose()
     found = re.search(
         r"in the hours that noted when each depth came \(every hour from seed (\d+) on\): from the first second "
         r"\(seed (\d+): edgematch went from (\d+) at (\S+) s to (\d+) at (\S+) s\) to the last minutes of the hour, "
         r"and in some races never: each of those engines stopped at (\d+) and searched the rest of the hour no "
-        r"deeper, at its usual rate, libblackwood in more races than edgematch\.",
+        r"deeper, at its usual rate \(within a fifth of its median over these hours, but libblackwood in seeds? "
+        r"([\d, and to]+), on a day the machine ran slow: [^)]*\), libblackwood in more races than edgematch\.",
         text,
     )
     assert found, "the sentence on when each engine first reached 250 tiles is missing from docs/backtracking.md"
-    first_noted, seed, before, before_at, reached, reached_at, stuck_at = found.groups()
+    first_noted, seed, before, before_at, reached, reached_at, stuck_at, slow_listed = found.groups()
     noted = {s: race for s, race in races.items() if all(r.get("depth_at") for r in race)}
     assert sorted(noted) == [s for s in sorted(races) if s >= int(first_noted)]
     times = {engine: {s: first_250(race[engine]) for s, race in noted.items()} for engine in (0, 1)}
@@ -847,10 +849,13 @@ def test_when_the_hours_first_reached_250_tiles_in_the_docs_is_what_score_race_j
     assert 0 < len(never[0]) < len(never[1])
     for engine, seeds in never.items():
         same_engine = [race[engine]["nodes_per_second_per_core"] for race in noted.values()]
+        slow = []
         for s in seeds:
             row = noted[s][engine]
             assert row["deepest_tiles"] == int(stuck_at), (engine, s)
-            assert row["nodes_per_second_per_core"] >= 0.8 * statistics.median(same_engine), (engine, s)
+            if row["nodes_per_second_per_core"] < 0.8 * statistics.median(same_engine):
+                slow.append(s)
+        assert sorted(slow) == ([] if engine == 0 else sorted(seeds_named(slow_listed))), (engine, slow)
 
 
 def amd_hours(depths: list[dict]) -> dict[int, tuple[dict, dict]]:
