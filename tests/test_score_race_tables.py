@@ -689,13 +689,15 @@ BOUND_WORDS = {"a tenth": 0.1, "a quarter": 0.25, "half": 0.5}
 def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json_gives():
     """The prose beside the pooled table spells the half hour's split in words (seeds, deeper,
     as deep, shallower, the mean difference), and says of the hour's row which engine is ahead on
-    average, under which fraction of a tile (the least that holds) and that no test tells them
+    average, under which fraction of a tile (the least that holds) and which tests tell them
     apart; these must not drift from score_race.json."""
     depths = recorded_depths()
     text = docs_prose()
     hour = re.search(
         r"at an hour \(the last row\) edgematch is (ahead|behind) on average by less than (.+?) of a tile, "
-        r"and (no test tells them apart|the sign test tells them apart)",
+        r"and (no test tells them apart|the sign test tells them apart|the sign test does not tell them apart "
+        r"\(p = (\S+)\); the signed-rank test reads p = (\S+) there, below 0.05 only nominally \(the row has "
+        r"been read after each of its (\S+) races\) and with the mean's interval reaching zero \((\S+) to (\S+)\))",
         text,
     )
     half = re.search(
@@ -719,11 +721,19 @@ def test_the_long_horizons_splits_in_the_docs_prose_are_the_ones_score_race_json
     assert hour.group(1) == ("ahead" if lead > 0 else "behind")
     assert hour.group(2) == min((w for w in BOUND_WORDS if BOUND_WORDS[w] > abs(lead)), key=BOUND_WORDS.get)
     told = score_race.sign_test(sum(d > 0 for d in differences), sum(d < 0 for d in differences)) < 0.05
+    untold = "The hour (the pooled table's last row, which the sign test does not tell from chance) is not settled"
     if hour.group(3) == "no test tells them apart":
         assert not told and score_race.signed_rank_test(differences) >= 0.05
-        assert "The hour (the pooled table's last row, which no test tells from chance) is not settled" in text
-    else:
+        assert untold in text
+    elif hour.group(3) == "the sign test tells them apart":
         assert told
+    else:
+        cells = split_cells(pairs)
+        assert not told and hour.group(4) == cells[4]
+        assert score_race.signed_rank_test(differences) < 0.05 and hour.group(5) == cells[-1]
+        assert number_of(hour.group(6)) == len(pairs)
+        assert f"{hour.group(7)} to {hour.group(8)}" == cells[-2] and float(hour.group(7)) <= 0
+        assert untold in text
 
 
 def test_the_half_hour_batchs_verdict_in_the_docs_is_the_one_its_table_row_gives():
