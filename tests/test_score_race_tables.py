@@ -744,17 +744,13 @@ def first_hour_seeds_told() -> tuple[int | None, int | None]:
     and the seeds after which the hour's pooled signed-rank p first read below 0.05 and the
     mean's 95 % interval first left out zero, as the docs name them."""
     rows = json.loads((ROOT / "benchmarks/results/score_race.json").read_text())["rows"]
-    by_seed = score_race.depths_by_seed(score_race.depth_races(rows), (3600,))
-    differences = {}
-    for seed, seed_rows in by_seed.items():
-        tiles = score_race.tiles_by_horizon(seed_rows)[3600]
-        if len(tiles) == 2:
-            differences[seed] = tiles["edgematch"] - tiles["libblackwood"]
-    order = list(dict.fromkeys(r["seed"] for r in rows if r.get("race") == "depth" and r.get("horizon") == 3600))
+    hours = score_race.races_to(score_race.depth_races(rows), 3600)
+    run_order = dict.fromkeys(r["seed"] for r in rows if r.get("race") == "depth" and r["horizon"] == 3600)
     first_rank = first_interval = None
     so_far: list[int] = []
-    for seed in (s for s in order if s in differences):
-        so_far.append(differences[seed])
+    for seed in (s for s in run_order if s in hours):
+        ours, theirs = hours[seed]
+        so_far.append(ours["deepest_tiles"] - theirs["deepest_tiles"])
         if first_rank is None and any(so_far) and score_race.signed_rank_test(so_far) < 0.05:
             first_rank = seed
         interval = score_race.mean_difference_interval(so_far)
